@@ -1,0 +1,146 @@
+"""Scaled dot-product attention, step by step, tokens as rows (the paper's and PyTorch's layout).
+
+scores  = q k^T                      (T_q, T_k)
+scaled  = scores * scale             scale = 1 / sqrt(d_k) by default
+masked  = scaled, -inf where mask is False
+weights = softmax(masked / temperature) by row
+output  = weights v                  (T_q, d_v)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from attn_core.errors import AttentionInputError, ShapeError, as_matrix
+from attn_core.masks import check_mask
+from attn_core.softmax import softmax
+
+
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """Every intermediate of one attention head. Pages read these; they never recompute.
+
+    Attributes
+    ----------
+    q : (T_q, d_k)    k : (T_k, d_k)    v : (T_k, d_v)
+    scores : (T_q, T_k)   q k^T, entry (i, j) = q_i . k_j
+    scale : float         the factor applied to the scores
+    scaled : (T_q, T_k)   scores * scale
+    mask : (T_q, T_k) bool or None, True where query i may attend to key j
+    masked : (T_q, T_k)   scaled with -inf where the mask forbids
+    weights : (T_q, T_k)  softmax(masked / temperature) by row; rows sum to 1
+    output : (T_q, d_v)   weights v
+    temperature : float
+    x, w_q, w_k, w_v : the input and projections, set by ``self_attention`` only
+    """
+
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    scores: np.ndarray
+    scale: float
+    scaled: np.ndarray
+    mask: np.ndarray | None
+    masked: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray
+    temperature: float = 1.0
+    x: np.ndarray | None = None
+    w_q: np.ndarray | None = None
+    w_k: np.ndarray | None = None
+    w_v: np.ndarray | None = None
+
+    @property
+    def d_k(self) -> int:
+        return self.q.shape[-1]
+
+    @property
+    def d_v(self) -> int:
+        return self.v.shape[-1]
+
+
+def _check_qkv(q, k, v) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    q, k, v = (as_matrix(a, n, ndim=None) for a, n in ((q, "q"), (k, "k"), (v, "v")))
+    if q.ndim < 2 or q.ndim != k.ndim or k.ndim != v.ndim:
+        raise ShapeError(
+            f"q, k and v must be matrices (tokens as rows) with the same number of "
+            f"dimensions; got shapes {q.shape}, {k.shape}, {v.shape}."
+        )
+    if q.shape[-1] != k.shape[-1]:
+        raise ShapeError(
+            f"q and k must share d_k (their last dimension): q is {q.shape}, k is {k.shape}."
+        )
+    if k.shape[-2] != v.shape[-2]:
+        raise ShapeError(
+            f"k and v need one row per key token: k has {k.shape[-2]} rows, v has {v.shape[-2]}."
+        )
+    return q, k, v
+
+
+def attention(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Trace:
+    """Scaled dot-product attention: softmax(q k^T * scale + M) v.
+
+    Parameters
+    ----------
+    q : (T_q, d_k)
+    k : (T_k, d_k)
+    v : (T_k, d_v)
+        Leading batch dimensions (for example heads) are allowed: ``(..., T, d)``.
+    mask : (T_q, T_k) bool, optional
+        True where query i may attend to key j. A row with no True raises
+        ``FullyMaskedRowError``.
+    scale : float, optional
+        Factor for the scores; default ``1 / sqrt(d_k)``. ``scale=1.0`` is unscaled.
+    temperature : float
+        Divides the scaled scores before the softmax.
+
+    Returns
+    -------
+    Trace
+    """
+    q, k, v = _check_qkv(q, k, v)
+    d_k = q.shape[-1]
+    scale = 1.0 / np.sqrt(d_k) if scale is None else scale
+    if not np.isfinite(scale) or scale <= 0:
+        raise AttentionInputError(f"scale must be a positive number, got {scale}.")
+    scores = q @ np.swapaxes(k, -1, -2)  # (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    scaled = scores * np.asarray(scale, dtype=scores.dtype)
+    if mask is not None:
+        mask = check_mask(mask, q.shape[-2], k.shape[-2])
+        masked = np.where(mask, scaled, -np.inf).astype(scaled.dtype, copy=False)
+    else:
+        masked = scaled  # nothing forbidden: the same array, no copy
+    weights = softmax(masked, axis=-1, temperature=temperature)
+    output = weights @ v  # (T_q, T_k) x (T_k, d_v) -> (T_q, d_v)
+    return Trace(q, k, v, scores, float(scale), scaled, mask, masked, weights, output, temperature)
+
+
+def self_attention(x, w_q, w_k, w_v, *, mask=None, scale=None, temperature: float = 1.0) -> Trace:
+    """Project one sequence to q, k, v and attend to itself.
+
+    q = x w_q,  k = x w_k,  v = x w_v
+
+    Parameters
+    ----------
+    x : (T, d_model)
+    w_q, w_k : (d_model, d_k)
+    w_v : (d_model, d_v)
+
+    Returns
+    -------
+    Trace, with ``x, w_q, w_k, w_v`` recorded.
+    """
+    x = as_matrix(x, "x")
+    ws = [as_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"))]
+    for w, n in zip(ws, ("w_q", "w_k", "w_v"), strict=True):
+        if w.shape[0] != x.shape[1]:
+            raise ShapeError(
+                f"{n} has {w.shape[0]} rows but x has d_model = {x.shape[1]} columns; "
+                f"{n} must be (d_model, d)."
+            )
+    w_q, w_k, w_v = ws
+    q, k, v = x @ w_q, x @ w_k, x @ w_v  # (T, d_model) x (d_model, d) -> (T, d)
+    t = attention(q, k, v, mask=mask, scale=scale, temperature=temperature)
+    return replace(t, x=x, w_q=w_q, w_k=w_k, w_v=w_v)

@@ -1,0 +1,63 @@
+"""Boolean attention masks: True where query i may attend to key j.
+
+The convention is PyTorch's boolean ``attn_mask``. Masks combine with ``&``:
+``causal_mask(t) & padding_mask(n, t)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_core.errors import AttentionInputError, FullyMaskedRowError, ShapeError
+
+
+def _check_len(t: int, name: str = "t") -> int:
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1:
+        raise AttentionInputError(f"{name} must be a whole number of at least 1, got {t!r}.")
+    return int(t)
+
+
+def causal_mask(t: int) -> np.ndarray:
+    """(T, T) lower triangle: position i sees positions j <= i, never the future."""
+    t = _check_len(t)
+    return np.tril(np.ones((t, t), dtype=bool))
+
+
+def padding_mask(valid_len: int, t: int) -> np.ndarray:
+    """(T, T): every query sees only the first `valid_len` keys; later keys are padding."""
+    t = _check_len(t)
+    if isinstance(valid_len, bool) or not isinstance(valid_len, (int, np.integer)):
+        raise AttentionInputError(f"valid_len must be a whole number, got {valid_len!r}.")
+    if not 0 <= valid_len <= t:
+        raise AttentionInputError(f"valid_len must be between 0 and {t}, got {valid_len}.")
+    keys_ok = np.arange(t) < valid_len  # (T,)
+    return np.broadcast_to(keys_ok, (t, t)).copy()
+
+
+def window_mask(t: int, width: int) -> np.ndarray:
+    """(T, T) band for local attention: i sees j when |i - j| <= width.
+
+    ``width=0`` is the diagonal only; ``width >= T - 1`` is global attention.
+    """
+    t = _check_len(t)
+    if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 0:
+        raise AttentionInputError(f"width must be a whole number >= 0, got {width!r}.")
+    i = np.arange(t)
+    return np.abs(i[:, None] - i[None, :]) <= width
+
+
+def check_mask(mask, t_q: int, t_k: int) -> np.ndarray:
+    """Validate a mask for (T_q, T_k) scores; raise FullyMaskedRowError on an empty row."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise AttentionInputError(
+            f"mask must be boolean (True = may attend), got {mask.dtype}. "
+            "Build it with causal_mask, padding_mask or window_mask."
+        )
+    if mask.shape[-2:] != (t_q, t_k):
+        raise ShapeError(f"mask has shape {mask.shape}, but the scores are {t_q} x {t_k}.")
+    empty = ~mask.any(axis=-1)  # (..., T_q)
+    if empty.any():
+        rows = sorted({int(r) for r in np.nonzero(empty)[-1]})
+        raise FullyMaskedRowError(rows)
+    return mask
