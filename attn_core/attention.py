@@ -9,13 +9,14 @@ output  = weights v                  (T_q, d_v)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError, ShapeError, as_matrix
+from attn_core.errors import ShapeError, as_matrix, positive_number
 from attn_core.masks import check_mask
-from attn_core.softmax import softmax
+from attn_core.softmax import stable_softmax
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +77,11 @@ def _check_qkv(q, k, v) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise ShapeError(
             f"k and v need one row per key token: k has {k.shape[-2]} rows, v has {v.shape[-2]}."
         )
+    if not q.shape[:-2] == k.shape[:-2] == v.shape[:-2]:
+        raise ShapeError(
+            f"q, k and v need the same leading (batch) dimensions; got shapes "
+            f"{q.shape}, {k.shape}, {v.shape}."
+        )
     return q, k, v
 
 
@@ -87,7 +93,8 @@ def attention(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Tr
     q : (T_q, d_k)
     k : (T_k, d_k)
     v : (T_k, d_v)
-        Leading batch dimensions (for example heads) are allowed: ``(..., T, d)``.
+        Leading batch dimensions (for example heads) are allowed, the same for all
+        three: ``(..., T, d)``.
     mask : (T_q, T_k) bool, optional
         True where query i may attend to key j. A row with no True raises
         ``FullyMaskedRowError``.
@@ -101,20 +108,26 @@ def attention(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Tr
     Trace
     """
     q, k, v = _check_qkv(q, k, v)
-    d_k = q.shape[-1]
-    scale = 1.0 / np.sqrt(d_k) if scale is None else scale
-    if not np.isfinite(scale) or scale <= 0:
-        raise AttentionInputError(f"scale must be a positive number, got {scale}.")
-    scores = q @ np.swapaxes(k, -1, -2)  # (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
-    scaled = scores * np.asarray(scale, dtype=scores.dtype)
+    return attend(q, k, v, mask=mask, scale=scale, temperature=temperature)
+
+
+def attend(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Trace:
+    """The steps of `attention` for q, k, v already checked by ``_check_qkv``.
+
+    Multi-head attention calls this with projections of checked inputs, so the
+    per-call cost stays small; the mask, scale and temperature are checked here.
+    """
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else positive_number(scale, "scale")
+    tau = positive_number(temperature, "temperature")
     if mask is not None:
-        mask = check_mask(mask, q.shape[-2], k.shape[-2])
-        masked = np.where(mask, scaled, -np.inf).astype(scaled.dtype, copy=False)
-    else:
-        masked = scaled  # nothing forbidden: the same array, no copy
-    weights = softmax(masked, axis=-1, temperature=temperature)
+        mask = check_mask(mask, q.shape[-2], k.shape[-2], q.shape[:-2])
+    scores = q @ k.swapaxes(-1, -2)  # (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
+    # scale=1.0 shares the array, as `masked` does without a mask: nothing to copy
+    scaled = scores if scale == 1.0 else scores * np.asarray(scale, dtype=scores.dtype)
+    masked = scaled if mask is None else np.where(mask, scaled, scaled.dtype.type(-np.inf))
+    weights = stable_softmax(masked, -1, tau)
     output = weights @ v  # (T_q, T_k) x (T_k, d_v) -> (T_q, d_v)
-    return Trace(q, k, v, scores, float(scale), scaled, mask, masked, weights, output, temperature)
+    return Trace(q, k, v, scores, float(scale), scaled, mask, masked, weights, output, tau)
 
 
 def self_attention(x, w_q, w_k, w_v, *, mask=None, scale=None, temperature: float = 1.0) -> Trace:

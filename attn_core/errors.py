@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -31,6 +33,17 @@ class FullyMaskedRowError(AttentionInputError):
         )
 
 
+def positive_number(value, name: str) -> float:
+    """Return `value` as a finite float > 0, or raise an error that names `name`."""
+    try:
+        number = float(value) if not isinstance(value, (bool, str, bytes)) else math.nan
+    except (TypeError, ValueError):  # None, lists, arrays of several numbers
+        number = math.nan
+    if not (math.isfinite(number) and number > 0):
+        raise AttentionInputError(f"{name} must be a positive number, got {value!r}.")
+    return number
+
+
 def as_matrix(a, name: str, *, ndim: int | None = 2) -> np.ndarray:
     """Return `a` as a finite float array, or raise an error that names `name`.
 
@@ -48,6 +61,17 @@ def as_matrix(a, name: str, *, ndim: int | None = 2) -> np.ndarray:
         raise ShapeError(f"{name} must be a {ndim}-D array, but it has shape {arr.shape}.")
     if arr.ndim >= 1 and 0 in arr.shape:
         raise ShapeError(f"{name} is empty (shape {arr.shape}); it needs at least one entry.")
-    if not np.all(np.isfinite(arr)):
+    if not all_finite(arr):
         raise NonFiniteError(f"{name} holds NaN or infinity; use finite numbers only.")
     return arr
+
+
+def all_finite(arr: np.ndarray) -> bool:
+    """True when no entry is NaN or infinite.
+
+    The sum of squares is finite only if every entry is, and a BLAS dot product
+    computes it in one pass without a temporary; only if that overflows (huge but
+    finite entries) is every entry tested.
+    """
+    flat = arr.ravel()
+    return math.isfinite(flat.dot(flat)) or bool(np.isfinite(flat).all())

@@ -46,18 +46,30 @@ def window_mask(t: int, width: int) -> np.ndarray:
     return np.abs(i[:, None] - i[None, :]) <= width
 
 
-def check_mask(mask, t_q: int, t_k: int) -> np.ndarray:
-    """Validate a mask for (T_q, T_k) scores; raise FullyMaskedRowError on an empty row."""
+def check_mask(mask, t_q: int, t_k: int, batch: tuple[int, ...] = ()) -> np.ndarray:
+    """Validate a mask for (*batch, T_q, T_k) scores; raise FullyMaskedRowError on an empty row.
+
+    The mask may leave out leading batch dimensions (one mask shared by every head),
+    but it may not add any: that would silently change the shape of the result.
+    """
     mask = np.asarray(mask)
     if mask.dtype != bool:
         raise AttentionInputError(
             f"mask must be boolean (True = may attend), got {mask.dtype}. "
             "Build it with causal_mask, padding_mask or window_mask."
         )
-    if mask.shape[-2:] != (t_q, t_k):
-        raise ShapeError(f"mask has shape {mask.shape}, but the scores are {t_q} x {t_k}.")
+    if mask.shape[-2:] != (t_q, t_k) or not _fits(mask.shape[:-2], batch):
+        scores = " x ".join(str(n) for n in (*batch, t_q, t_k))
+        raise ShapeError(f"mask has shape {mask.shape}, but the scores are {scores}.")
     empty = ~mask.any(axis=-1)  # (..., T_q)
     if empty.any():
         rows = sorted({int(r) for r in np.nonzero(empty)[-1]})
         raise FullyMaskedRowError(rows)
     return mask
+
+
+def _fits(lead: tuple[int, ...], batch: tuple[int, ...]) -> bool:
+    """True when leading mask dimensions broadcast to `batch` without growing it."""
+    if len(lead) > len(batch):
+        return False
+    return all(a in (1, b) for a, b in zip(reversed(lead), reversed(batch), strict=False))

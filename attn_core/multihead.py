@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core.attention import Trace, attention
-from attn_core.errors import AttentionInputError, ShapeError, as_matrix
+from attn_core.attention import Trace, attend
+from attn_core.errors import AttentionInputError, NonFiniteError, ShapeError, all_finite, as_matrix
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,31 +91,26 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads: int, *, mask=None) -> M
     q = split_heads(x @ w_q, n_heads)  # (T, h*d_k) -> (h, T, d_k)
     k = split_heads(x @ w_k, n_heads)
     v = split_heads(x @ w_v, n_heads)  # (h, T, d_v)
-    both = attention(q, k, v, mask=mask)  # all heads in one batched call
-    heads = tuple(
-        Trace(
-            q[h],
-            k[h],
-            v[h],
-            both.scores[h],
-            both.scale,
-            both.scaled[h],
-            both.mask,
-            both.masked[h],
-            both.weights[h],
-            both.output[h],
-            both.temperature,
-            x,
-            w_q[:, _cols(h, q)],
-            w_k[:, _cols(h, k)],
-            w_v[:, _cols(h, v)],
-        )  # fmt: skip
-        for h in range(n_heads)
-    )
+    both = attend(q, k, v, mask=mask)  # all heads in one batched call; inputs checked above
+    heads = _per_head(both, x, (w_q, w_k, w_v), n_heads)
     concat = both.output.transpose(1, 0, 2).reshape(x.shape[0], -1)  # (h, T, d_v) -> (T, h*d_v)
-    return MultiHeadTrace(x, heads, concat, w_o, concat @ w_o)
+    output = concat @ w_o  # (T, h*d_v) x (h*d_v, d_model) -> (T, d_model)
+    if not all_finite(output):  # finite inputs, yet the values overflowed on the way
+        raise NonFiniteError(
+            "The values grew too large to represent (overflow to infinity); "
+            "use smaller numbers in x or in the weights."
+        )
+    return MultiHeadTrace(x, heads, concat, w_o, output)
 
 
-def _cols(h: int, a: np.ndarray) -> slice:
-    d = a.shape[-1]
-    return slice(h * d, (h + 1) * d)
+def _per_head(both: Trace, x: np.ndarray, ws: tuple, n_heads: int) -> tuple[Trace, ...]:
+    """One Trace per head from the batched one: views of its arrays, nothing recomputed."""
+    steps = (both.q, both.k, both.v, both.scores, both.scaled, both.masked, both.weights)
+    w_heads = (split_heads(w, n_heads) for w in ws)  # head h: columns h*d:(h+1)*d of w_q ...
+    s, m, tau = both.scale, both.mask, both.temperature
+    return tuple(
+        Trace(q, k, v, scores, s, scaled, m, masked, weights, z, tau, x, w_q, w_k, w_v)
+        for q, k, v, scores, scaled, masked, weights, z, w_q, w_k, w_v in zip(
+            *steps, both.output, *w_heads, strict=True
+        )  # iterating an (h, ...) array yields its h views
+    )

@@ -30,16 +30,22 @@ def lesson_weights(
 
     With that variance, unit-variance inputs give q, k, v entries of variance
     about 1, which is the setting in which the 1/sqrt(d_k) scaling is derived.
-    The same arguments always give the same matrices.
+    The same arguments always give the same matrices, and head h's columns
+    depend only on (seed, h): adding heads leaves the earlier heads unchanged.
     """
     d_v = d_k if d_v is None else d_v
     for name, n in (("d_model", d_model), ("d_k", d_k), ("d_v", d_v), ("n_heads", n_heads)):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise AttentionInputError(f"{name} must be a whole number >= 1, got {n!r}.")
-    rng = np.random.default_rng(seed)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        # None would draw fresh entropy: the same arguments must give the same matrices
+        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
     std = 1.0 / np.sqrt(d_model)
-    w_q = rng.normal(0.0, std, (d_model, n_heads * d_k))
-    w_k = rng.normal(0.0, std, (d_model, n_heads * d_k))
-    w_v = rng.normal(0.0, std, (d_model, n_heads * d_v))
-    w_o = rng.normal(0.0, 1.0 / np.sqrt(n_heads * d_v), (n_heads * d_v, d_model))
+    heads = [np.random.default_rng([seed, h]) for h in range(n_heads)]
+    w_q, w_k, w_v = (
+        np.hstack([rng.normal(0.0, std, (d_model, d)) for rng in heads])  # head h: its columns
+        for d in (d_k, d_k, d_v)
+    )  # each head's generator draws its w_q block, then w_k, then w_v
+    rng_o = np.random.default_rng([seed, n_heads, 2**31])  # w_o mixes all heads: its own stream
+    w_o = rng_o.normal(0.0, 1.0 / np.sqrt(n_heads * d_v), (n_heads * d_v, d_model))
     return Weights(w_q, w_k, w_v, w_o)
