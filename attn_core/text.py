@@ -1,0 +1,110 @@
+"""A sentence becomes the lesson's X: one row of d features per token.
+
+The tokens are MiniLM's WordPiece tokens ("playing", "un", "##bel", "[UNK]"), without [CLS]
+and [SEP]; a word that appears twice gets two rows.
+
+``source="pretrained"``: each row is the token's learned vector from MiniLM's embedding table
+(30522 x 384), centred on the table's mean and projected onto the table's top-d principal
+directions -- one fixed projection, computed once from the table -- then divided by one number
+so the entries have variance 1 on average over the vocabulary. The projection keeps the
+directions along which the table varies most, so related words (watch / movie) stay closer
+than unrelated ones.
+
+``source="random"``: each distinct token gets N(0, 1) features drawn from
+``np.random.default_rng([seed, token_id])``: the same token, seed and d always give the same
+row, in any sentence.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from attn_core.errors import AttentionInputError
+from attn_core.pretrained import load_minilm
+
+MAX_TOKENS = 64
+SOURCES = ("pretrained", "random")
+
+
+def embed(
+    sentence: str, d: int, *, source: str = "pretrained", seed: int = 0
+) -> tuple[tuple[str, ...], np.ndarray]:
+    """Turn a sentence into T token rows of d features.
+
+    Parameters
+    ----------
+    sentence : str       at most 64 tokens
+    d : int              features per token, 1 to 384 (d_model in the lesson)
+    source : {"pretrained", "random"}
+    seed : int           used by ``source="random"`` only, >= 0
+
+    Returns
+    -------
+    tokens : tuple of T str   WordPiece tokens in order: "unbelievably" gives
+                              ("un", "##bel", "##ie", "##va", "##bly")
+    x : (T, d) float64        row i belongs to tokens[i]
+    """
+    _check_options(d, source, seed)
+    tokens, ids = _tokenize(sentence)
+    distinct, row_of = np.unique(ids, return_inverse=True)  # a repeated token: the same row
+    if source == "pretrained":
+        mean, basis, scale = _principal_directions()
+        rows = load_minilm().word_embeddings[distinct] - mean  # (n, 384), centred
+        x = rows @ basis[:, :d] / scale[d - 1]  # (n, 384) x (384, d) -> (n, d)
+    else:
+        x = np.stack([np.random.default_rng([seed, int(i)]).standard_normal(d) for i in distinct])
+    return tokens, x[row_of]  # (n, d) -> (T, d)
+
+
+def _check_options(d, source, seed) -> None:
+    if source not in SOURCES:
+        raise AttentionInputError(f"source must be 'pretrained' or 'random', got {source!r}.")
+    width = load_minilm().d_model
+    if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= width:
+        raise AttentionInputError(
+            f"d must be a whole number from 1 to {width} (the size of the model's word "
+            f"vectors), got {d!r}."
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
+
+
+def _tokenize(sentence) -> tuple[tuple[str, ...], np.ndarray]:
+    if not isinstance(sentence, str):
+        raise AttentionInputError(f"The sentence must be text, got {type(sentence).__name__}.")
+    enc = load_minilm().tokenizer.encode(sentence, add_special_tokens=False)
+    if not enc.ids:
+        raise AttentionInputError("The sentence is empty: type at least one word.")
+    if len(enc.ids) > MAX_TOKENS:
+        raise AttentionInputError(
+            f"The sentence has {len(enc.ids)} tokens (words and pieces of words); this lesson "
+            f"works with at most {MAX_TOKENS}. Shorten the sentence."
+        )
+    return tuple(enc.tokens), np.array(enc.ids)
+
+
+@lru_cache(maxsize=1)
+def _principal_directions() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """PCA of the word-embedding table, computed once (about 0.1 s), read-only.
+
+    Returns
+    -------
+    mean : (384,)           the table's mean row
+    basis : (384, 384)      column j is the j-th principal direction, by falling variance;
+                            signed so that its largest entry is positive (reproducible)
+    scale : (384,)          scale[d - 1] = sqrt(mean variance along the first d directions)
+    """
+    table = load_minilm().word_embeddings  # (V, 384) float32
+    n = table.shape[0]
+    mean = table.mean(axis=0, dtype=np.float64)
+    cov = (table.T @ table).astype(np.float64) / n - np.outer(mean, mean)  # (384, 384)
+    variances, basis = np.linalg.eigh(cov)  # ascending
+    variances, basis = variances[::-1], basis[:, ::-1]
+    signs = np.sign(basis[np.abs(basis).argmax(axis=0), np.arange(basis.shape[1])])
+    basis = basis * signs
+    scale = np.sqrt(np.cumsum(variances) / np.arange(1, len(variances) + 1))
+    for a in (mean, basis, scale):
+        a.flags.writeable = False
+    return mean, basis, scale
