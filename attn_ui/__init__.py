@@ -1,0 +1,1 @@
+"""Streamlit and Plotly helpers shared by the pages. attn_core never imports this."""

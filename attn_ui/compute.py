@@ -1,0 +1,88 @@
+"""From the learner's settings to the core's traces, cached. No maths here: it calls attn_core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import attn_core
+from attn_core import MultiHeadTrace, Trace
+from attn_core.text import MAX_TOKENS, embed
+from attn_ui.controls import LessonSettings
+
+
+@dataclass(frozen=True, eq=False)
+class LessonRun:
+    """tokens : T labels   x : (T, d_model)   trace : the single head   multi : all heads"""
+
+    tokens: tuple[str, ...]
+    x: np.ndarray
+    trace: Trace
+    multi: MultiHeadTrace | None
+
+
+@st.cache_resource(show_spinner="Loading the pretrained model (once per server)...")
+def minilm():
+    """The pretrained model, loaded once per server process and shared; never mutated."""
+    from attn_core.pretrained import load_minilm
+
+    return load_minilm()
+
+
+def lesson_mask(s: LessonSettings, t: int) -> np.ndarray | None:
+    """The boolean (T, T) mask the settings ask for, or None."""
+    if s.mask == "causal":
+        return attn_core.causal_mask(t)
+    if s.mask == "padding":
+        return attn_core.padding_mask(max(t - s.n_pad, 0), t)
+    if s.mask == "window":
+        return attn_core.window_mask(t, s.window)
+    return None
+
+
+def _toy_weights(s: LessonSettings, n_heads: int) -> attn_core.Weights:
+    if s.weights == "similarity":
+        eye = np.eye(s.d_model)  # Q = K = V = X: scores are plain similarities
+        return attn_core.Weights(eye, eye, eye, eye)
+    return attn_core.lesson_weights(s.d_model, s.d_k, n_heads=n_heads, seed=s.seed)
+
+
+def _pretrained_run(s: LessonSettings) -> LessonRun:
+    model = minilm()
+    run = model.run(s.sentence, max_tokens=MAX_TOKENS + 2)  # + [CLS] and [SEP]
+    if run.truncated:
+        raise attn_core.AttentionInputError(
+            f"Your sentence has {run.n_tokens_original - 2} tokens; the lessons show at most "
+            f"{MAX_TOKENS}. Shorten it (the Model explorer page takes up to 126)."
+        )
+    real = model.head_trace(run, s.layer, s.head)
+    t = attn_core.attention(
+        real.q, real.k, real.v, mask=lesson_mask(s, len(run.tokens)), temperature=s.temperature
+    )
+    return LessonRun(tuple(run.tokens), real.x, t, None)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def lesson_run(s: LessonSettings, multi: bool = False) -> LessonRun:
+    """Everything a step page shows for these settings. Raises the core's errors unchanged."""
+    if s.weights == "pretrained":
+        return _pretrained_run(s)
+    tokens, x = embed(s.sentence, s.d_model, source="pretrained")
+    mask = lesson_mask(s, len(tokens))
+    n_heads = s.n_heads if multi else 1
+    w = _toy_weights(s, n_heads)
+    if multi and s.weights == "similarity" and s.d_model % n_heads:
+        raise attn_core.ShapeError(
+            f"With similarity weights each head takes d_model / heads features: "
+            f"{s.d_model} features do not split into {n_heads} heads. Pick another number."
+        )
+    d_k = w.w_q.shape[1] // n_heads
+    trace = attn_core.self_attention(  # head 0 alone: what the single-head pages show
+        x, w.w_q[:, :d_k], w.w_k[:, :d_k], w.w_v[:, :d_k], mask=mask, temperature=s.temperature
+    )
+    if not multi:
+        return LessonRun(tuple(tokens), x, trace, None)
+    mh = attn_core.multi_head_attention(x, w.w_q, w.w_k, w.w_v, w.w_o, n_heads, mask=mask)
+    return LessonRun(tuple(tokens), x, trace, mh)

@@ -1,0 +1,94 @@
+"""Page frame: page config, the grouped navigation, lesson text, previous/next links.
+
+Navigation uses one mechanism only: Streamlit's ``pages/`` folder (each page a
+script, so a deep link runs that page and nothing else). The built-in file-name
+menu is switched off in ``.streamlit/config.toml`` and replaced by the grouped
+menu below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    path: str  # relative to the app root, as st.page_link wants it
+    title: str
+    group: str
+    lesson: str  # lessons/<lesson>.md
+
+
+# Order matters: it is the menu order and the previous/next chain within a group.
+PAGES: tuple[PageInfo, ...] = (
+    PageInfo("pages/00_Overview.py", "Overview: the whole pipeline", "The steps", "overview"),
+)
+GROUPS = ("The steps", "Labs", "By hand", "Real model")
+
+
+def info(file: str) -> PageInfo:
+    name = Path(file).name
+    return next(p for p in PAGES if Path(p.path).name == name)
+
+
+def lesson(name: str) -> dict[str, str]:
+    """Sections of lessons/<name>.md keyed by their '## ' heading; '' holds the title line."""
+    text = (ROOT / "lessons" / f"{name}.md").read_text(encoding="utf-8")
+    sections: dict[str, list[str]] = {"": []}
+    current = ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = line[3:].strip()
+            sections[current] = []
+        else:
+            sections[current].append(line)
+    return {k: "\n".join(v).strip() for k, v in sections.items()}
+
+
+def navigation(current: str = "The steps") -> None:
+    """The grouped menu, drawn in the sidebar of every page; the current group is open."""
+    with st.sidebar:
+        st.page_link("app.py", label="Attention Lab: start here", icon=":material/home:")
+        for group in GROUPS:
+            pages = [p for p in PAGES if p.group == group]
+            if pages:
+                with st.expander(group, expanded=group == current):
+                    for p in pages:
+                        st.page_link(p.path, label=p.title)
+        st.divider()
+
+
+def page(file: str) -> dict[str, str]:
+    """Set up a page: config, menu, title and intro. Returns its lesson sections."""
+    me = info(file)
+    st.set_page_config(page_title=f"{me.title} · Attention Lab", layout="wide")
+    navigation(me.group)
+    text = lesson(me.lesson)
+    st.title(me.title)
+    for heading in ("What you'll learn", "The idea", "The formula"):
+        if text.get(heading):
+            if heading == "The formula":
+                st.markdown(f"#### {heading}")
+            st.markdown(text[heading])
+    return text
+
+
+def footer(file: str) -> None:
+    """'Try this' prompts and previous/next links within the page's group."""
+    me = info(file)
+    text = lesson(me.lesson)
+    if text.get("Try this"):
+        st.markdown("#### Try this")
+        st.markdown(text["Try this"])
+    group = [p for p in PAGES if p.group == me.group]
+    i = group.index(me)
+    left, right = st.columns(2)
+    if i > 0:
+        left.page_link(group[i - 1].path, label=f"Previous: {group[i - 1].title}", icon="⬅️")
+    if i + 1 < len(group):
+        right.page_link(group[i + 1].path, label=f"Next: {group[i + 1].title}", icon="➡️")

@@ -1,0 +1,135 @@
+"""How fast does the overview page answer a learner, against a bare one-heatmap page?
+
+Prints, in one run:
+1. server time per interaction (a new 32-token sentence, 4 heads) measured with
+   Streamlit's AppTest, which runs the real script in-process;
+2. browser-observed time from the keypress to the updated figure, in headless
+   Chromium against real servers on loopback.
+
+Both for the overview page and for bench/bare_page.py, a page that draws one
+heatmap of the same size and nothing else. Run: `.venv/bin/python bench/bench_app.py`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+WORDS = (
+    "apple bird cloud dream earth field glass house island jungle kettle lemon mountain night "
+    "ocean pencil queen river stone table umbrella valley window yellow zebra anchor basket "
+    "candle desert engine forest garden harbor"
+).split()
+N = 25  # interactions per measurement
+SETTINGS = {"n_heads": 4, "d_model": 32, "d_k": 8, "weights": "random"}
+OVERVIEW_URL = "Overview?" + "&".join(f"{k}={v}" for k, v in SETTINGS.items())
+
+
+def sentence(i: int) -> str:
+    """32 distinct-ish words, different for every i, so no cache hit hides the work."""
+    rot = WORDS[i % len(WORDS) :] + WORDS[: i % len(WORDS)]
+    return " ".join(rot[:31] + [f"w{i}"])
+
+
+def server_times(script: str, widget: str, settings: dict) -> list[float]:
+    at = AppTest.from_file(str(ROOT / script), default_timeout=120)
+    for k, v in settings.items():
+        at.session_state[k] = v
+    if script == "app.py":
+        at.switch_page("pages/00_Overview.py")
+    at.run()
+    times = []
+    for i in range(N):
+        box = at.text_area(key=widget) if widget.startswith("lesson") else at.text_input[0]
+        box.input(sentence(i))
+        t0 = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - t0)
+        assert not at.exception, at.exception
+    return times
+
+
+def browser_times(url: str, label: str, submit: str, plot_index: int) -> list[float]:
+    times = []
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        pg = b.new_page(viewport={"width": 1400, "height": 1000})
+        pg.goto(url)
+        pg.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        box = pg.get_by_role("textbox", name=label)
+        for i in range(N):
+            s = sentence(i + 1000)
+            box.fill(s)
+            t0 = time.perf_counter()
+            box.press(submit)
+            pg.wait_for_function(  # the figure shows the new sentence's first token
+                """([i, first]) => {
+                    const gd = document.querySelectorAll('.js-plotly-plot')[i];
+                    return gd && gd.layout && gd.layout.yaxis.ticktext[0] === first;
+                }""",
+                arg=[plot_index, s.split()[0]],
+                polling="raf",
+                timeout=60_000,
+            )
+            times.append(time.perf_counter() - t0)
+        b.close()
+    return times
+
+
+def serve(script: str):
+    import subprocess
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    _wait_healthy(url, proc)
+    return proc, url
+
+
+def summary(name: str, xs: list[float]) -> str:
+    ms = sorted(x * 1000 for x in xs)
+    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    return f"{name:<34} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   (n={len(ms)})"
+
+
+def main() -> None:
+    lesson = {"lesson": dict(SETTINGS)}
+    print("Server time per interaction (AppTest, new 32-token sentence each time)")
+    ov = server_times("app.py", "lesson_w_sentence", lesson)
+    bare = server_times("bench/bare_page.py", "", {})
+    print(summary("overview (32 tokens, 4 heads)", ov))
+    print(summary("bare page (one 32x32 heatmap)", bare))
+    print(f"ratio overview / bare: {statistics.median(ov) / statistics.median(bare):.2f}")
+
+    print("\nBrowser: keypress -> updated figure (headless Chromium, loopback)")
+    results = {}
+    for name, script, path, label, submit in (
+        ("overview (32 tokens, 4 heads)", "app.py", OVERVIEW_URL, "Your sentence", "Control+Enter"),
+        ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "Your sentence", "Enter"),
+    ):
+        proc, url = serve(script)
+        try:
+            results[name] = browser_times(f"{url}/{path}", label, submit, 0)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+        print(summary(name, results[name]))
+    a, b = (statistics.median(v) for v in results.values())
+    print(f"ratio overview / bare: {a / b:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""AppTest helpers: run a page script headless and read its numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load(page: str, timeout: float = 60) -> AppTest:
+    """A page run once with default settings; fails the test on any exception."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.switch_page(page)  # run through the entry point, as a browser does
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def table(at: AppTest, title_part: str) -> np.ndarray:
+    """The numbers of the table inside the expander whose label contains `title_part`."""
+    for exp in at.expander:
+        if title_part in exp.label:
+            return exp.dataframe[0].value.to_numpy(dtype=float)
+    raise AssertionError(f"no table titled {title_part!r}; have {[e.label for e in at.expander]}")
+

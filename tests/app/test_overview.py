@@ -1,0 +1,87 @@
+"""The overview page shows the engine's numbers for the learner's sentence and settings."""
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+import attn_core
+from apphelp import ROOT, load, rerun, table
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+
+PAGE = "pages/00_Overview.py"
+
+
+def expected(**changes):
+    return lesson_run(LessonSettings(**changes))
+
+
+def test_default_numbers_equal_the_engine():
+    at = load(PAGE)
+    run = expected()
+    np.testing.assert_allclose(table(at, "A = softmax"), run.trace.weights, atol=1e-12)
+    np.testing.assert_allclose(table(at, "Z = A V"), run.trace.output, atol=1e-12)
+    assert table(at, "X").shape == (len(run.tokens), 8)
+
+
+def test_sentence_with_repeated_word_keeps_every_row():
+    at = load(PAGE)
+    at.text_area(key="lesson_w_sentence").input("the cat saw the cat").run()
+    weights = table(at, "A = softmax")
+    assert weights.shape == (5, 5)
+    # identical tokens have identical embeddings, so identical rows of weights
+    np.testing.assert_allclose(weights[1], weights[4])
+
+
+def test_causal_mask_zeroes_the_future():
+    at = load(PAGE)
+    at.selectbox(key="lesson_w_mask").select("causal")
+    rerun(at)
+    w = table(at, "A = softmax")
+    assert np.all(w[np.triu_indices_from(w, 1)] == 0)
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+
+
+def test_d_k_slider_changes_q_width():
+    at = load(PAGE)
+    at.select_slider(key="lesson_w_d_k").set_value(2)
+    rerun(at)
+    assert table(at, "Q = X W_Q").shape[1] == 2
+    run = expected(d_k=2)
+    np.testing.assert_allclose(table(at, "A = softmax"), run.trace.weights, atol=1e-12)
+
+
+def test_by_hand_layout_is_the_transpose():
+    at = load(PAGE)
+    rows = table(at, "A = softmax")
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    np.testing.assert_allclose(table(at, "A (columns sum to 1)"), rows.T)
+
+
+def test_empty_sentence_says_what_to_do():
+    at = load(PAGE)
+    at.text_area(key="lesson_w_sentence").input("   ").run()
+    assert not at.exception
+    assert at.error and "sentence" in at.error[0].value.lower()
+
+
+def test_fully_masked_row_is_explained_not_nan():
+    at = load(PAGE)
+    at.text_area(key="lesson_w_sentence").input("one two three").run()
+    at.selectbox(key="lesson_w_mask").select("padding")
+    rerun(at)
+    at.slider(key="lesson_w_n_pad").set_value(3)
+    rerun(at)
+    assert at.error and "may not look at any key" in at.error[0].value
+    assert attn_core.FullyMaskedRowError.__mro__[1] is attn_core.AttentionInputError
+
+
+def test_link_carries_settings_and_ignores_bad_values():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"sentence": "a b c", "n_heads": "4", "d_model": "16", "d_k": "7"})
+    at.switch_page(PAGE)
+    rerun(at)
+    assert table(at, "A = softmax").shape == (3, 3)
+    assert table(at, "concat(heads) W_O").shape == (3, 16)
+    assert len([e for e in at.expander if e.label.startswith("Numbers of head ")]) == 4
+    assert at.warning and "d_k" in at.warning[0].value  # 7 is not offered

@@ -1,0 +1,67 @@
+"""Every page opens by URL in a fresh browser, draws its heatmaps, and reacts to controls."""
+
+import pytest
+from playwright.sync_api import expect
+
+from attn_ui.layout import PAGES
+from browserhelp import heatmap_rows, heatmap_z, open_page, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def url_path(page_file: str) -> str:
+    """Streamlit's URL for pages/NN_Name.py is /Name."""
+    return page_file.split("/")[-1].removesuffix(".py").split("_", 1)[1]
+
+
+@pytest.mark.parametrize("p", PAGES, ids=lambda p: url_path(p.path))
+def test_deep_link_opens_the_page_itself(page, app_url, p):
+    """A first visit straight to a page's URL shows that page, our menu, and no error."""
+    open_page(page, app_url, url_path(p.path))
+    expect(page.locator("h1").first).to_contain_text(p.title.split(":")[0])
+    expect(page.get_by_text("Attention Lab: start here")).to_be_visible()
+    shot(page, f"page_{url_path(p.path)}")
+
+
+def test_home_lists_every_group(page, app_url):
+    """The home page links to the pages."""
+    open_page(page, app_url)
+    expect(page.locator("h1").first).to_have_text("Attention Lab")
+    shot(page, "home")
+
+
+def test_overview_repeated_word_and_slider(page, app_url):
+    """Typing a sentence with a repeated word gives one heatmap row per token; d_k changes Q."""
+    open_page(page, app_url, "Overview")
+    box = page.get_by_role("textbox", name="Your sentence")
+    box.fill("the cat saw the cat")
+    box.press("Control+Enter")
+    wait_idle(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot')[0].layout.yaxis.ticktext.length === 5"
+    )
+    assert heatmap_rows(page, 0) == ["the", "cat", "saw", "the", "cat"]
+    before = heatmap_z(page, 1)  # Q
+    slider = page.get_by_role("slider", name="d_k (query/key size)")
+    slider.focus()
+    slider.press("ArrowLeft")
+    wait_idle(page)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.js-plotly-plot')[1].data[0].z[0].length !== n",
+        arg=len(before[0]),
+    )
+    after = heatmap_z(page, 1)
+    assert len(after) == 5 and len(after[0]) < len(before[0])
+    shot(page, "overview_repeated_word")
+
+
+def test_phone_width(browser, app_url):
+    """At phone width the overview still shows its heatmaps, without an error."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url, "Overview")
+        assert pg.locator(".js-plotly-plot").count() >= 8
+        shot(pg, "overview_phone")
+    finally:
+        ctx.close()
