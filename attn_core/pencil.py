@@ -254,8 +254,8 @@ def decimal_str(value, digits: int = 3) -> str:
     """The rounded decimal shown beside a fraction, halves away from 0: 5/16 -> '0.313'."""
     if isinstance(value, (float, np.floating)):
         return f"{value:.{digits}f}"
-    f = Fraction(value)
-    exact = Decimal(f.numerator) / Decimal(f.denominator)  # 28 significant digits
+    f = Fraction(value)  # NumPy integers stay NumPy integers inside it: Decimal needs int
+    exact = Decimal(int(f.numerator)) / Decimal(int(f.denominator))  # 28 significant digits
     rounded = exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     return str(rounded.copy_abs() if rounded == 0 else rounded)  # no "-0.000"
 

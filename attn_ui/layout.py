@@ -27,6 +27,9 @@ class PageInfo:
 # Order matters: it is the menu order and the previous/next chain within a group.
 PAGES: tuple[PageInfo, ...] = (
     PageInfo("pages/00_Overview.py", "Overview: the whole pipeline", "The steps", "overview"),
+    PageInfo("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
+    PageInfo("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
+    PageInfo("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
 )
 GROUPS = ("The steps", "Labs", "By hand", "Real model")
 

@@ -1,0 +1,125 @@
+"""Grids of the by-hand convention on a page, shared by the by-hand, practice and worksheet pages.
+
+Cells are text: whole numbers as they are, fractions exact with a rounded decimal beside
+("9/28 ≈ 0.321"). Each grid sits in a keyed container so tests can find it; every label is
+ours, and learner-typed text only ever reaches the page as table cells or escaped text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attn_core.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
+from attn_core.pencil import decimal_str
+
+GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
+RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}
+VARIANT_NAMES = {"plain": "plain", "causal": "causal mask", "two_heads": "two heads"}
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$^:=])")
+
+
+def tokens(n: int) -> list[str]:
+    return [f"t{j + 1}" for j in range(n)]
+
+
+def features(n: int) -> list[str]:
+    return [f"f{j + 1}" for j in range(n)]
+
+
+def dims(n: int, heads: int = 1) -> list[str]:
+    """Row labels of Q, K, V and the weights: d1, d2, ... (h1 d1, ... h2 d1 for two heads)."""
+    per = n // heads
+    if heads == 1:
+        return [f"d{i + 1}" for i in range(n)]
+    return [f"h{i // per + 1} d{i % per + 1}" for i in range(n)]
+
+
+def cell_text(v) -> str:
+    """'3', '9/28 ≈ 0.321', or a float to 3 decimals."""
+    if isinstance(v, (float, np.floating)):
+        return f"{v:.3f}"
+    f = Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(v)
+    return str(f) if f.denominator == 1 else f"{f} ≈ {decimal_str(f)}"
+
+
+def signed_text(v: float) -> str:
+    """A difference: '+0.125', '-0.040', or '0' when it rounds to nothing."""
+    return "0" if abs(v) < 5e-4 else f"{v:+.3f}"
+
+
+def frame(m, rows: Sequence[str], cols: Sequence[str], fmt=cell_text) -> pd.DataFrame:
+    """The grid `m` (R, C) as a table of text, labelled like the sheet."""
+    m = np.asarray(m, dtype=object).reshape(len(rows), len(cols))
+    return pd.DataFrame([[fmt(v) for v in row] for row in m], index=list(rows), columns=list(cols))
+
+
+def show(df: pd.DataFrame, *, title: str, key: str, masked=None, caption: str = "") -> None:
+    """A titled grid; `masked` (R, C) bool greys the cells the mask forbids."""
+    with st.container(key=key):
+        st.markdown(f"**{title}**")
+        style = df.style
+        if masked is not None:
+            grey = np.where(np.asarray(masked), GREY, "")
+            style = style.apply(lambda _: grey, axis=None)
+        st.table(style)
+        if caption:
+            st.caption(caption)
+
+
+def plain(text: str) -> str:
+    """`text` with every Markdown character escaped, for messages that quote the learner."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def show_error(exc: Exception) -> None:
+    st.error(plain(str(exc)), icon=":material/error:")
+
+
+def exercise_controls(prefix: str, *, sizes: bool = False) -> dict:
+    """Seed, difficulty, variant and scale rule (and sizes): ``make_exercise`` keywords."""
+    c = st.columns([1, 1, 1, 1.4])
+    seed = c[0].number_input("Seed", 0, 99_999, value=7, step=1, key=f"{prefix}_seed")
+    settings = {
+        "seed": int(seed),
+        "difficulty": c[1].selectbox("Difficulty", DIFFICULTIES, key=f"{prefix}_difficulty"),
+        "variant": c[2].selectbox("Variant", VARIANTS, format_func=VARIANT_NAMES.get,
+                                  key=f"{prefix}_variant"),
+        "scale_rule": c[3].radio("Scale rule", tuple(RULE_NAMES), format_func=RULE_NAMES.get,
+                                 key=f"{prefix}_rule", horizontal=True),
+    }  # fmt: skip
+    if sizes:
+        s = st.columns(3)
+        for col, name, label, values in (
+            (s[0], "tokens", "Tokens", (3, 4, 5, 6)),
+            (s[1], "features", "Features", (4, 5, 6, 7, 8)),
+            (s[2], "d_k", "d_k (rows per head)", (2, 3, 4)),
+        ):
+            pick = col.selectbox(label, ("auto", *values), key=f"{prefix}_{name}",
+                                 help="auto: the difficulty chooses")  # fmt: skip
+            settings[name] = None if pick == "auto" else int(pick)
+    return settings
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def exercise(**settings) -> Exercise:
+    """``make_exercise`` cached: the same settings give the same (read-only) sheet."""
+    return make_exercise(**settings)
+
+
+def givens(ex: Exercise, key: str) -> None:
+    """X and the weight matrices of an exercise, side by side."""
+    tok, feat, rows = tokens(ex.tokens), features(ex.features), dims(len(ex.w_q), ex.n_heads)
+    widths = [ex.tokens + 1, *[ex.features + 1] * 3]
+    cols = st.columns(widths)
+    with cols[0]:
+        show(frame(ex.x, feat, tok), title="X (features × tokens)", key=f"{key}_x")
+    for col, name, w in zip(cols[1:], ("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v),
+                            strict=True):  # fmt: skip
+        with col:
+            show(frame(w, rows, feat), title=name, key=f"{key}_{name.lower()}")

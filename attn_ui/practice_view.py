@@ -1,0 +1,167 @@
+"""The practice page: choose a step, fill its grid in a data editor, check it, reveal it.
+
+The checking is ``attn_core.checking``; this module only lays out the editor and the verdict.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attn_core.answers import TOLERANCE
+from attn_core.checking import STEPS, check_grid, expected
+from attn_core.errors import AttentionInputError
+from attn_core.exercises import Exercise
+from attn_core.pencil import HandTrace
+from attn_ui.pencil_view import dims, frame, show, show_error, tokens
+
+TITLES = {
+    "q": "Q = W_Q X", "k": "K = W_K X", "v": "V = W_V X", "k_t": "Kᵀ", "scores": "S = Kᵀ Q",
+    "scaled": "scaled scores", "powers": "P = 3^x", "col_sums": "column sums of P",
+    "weights": "A = P / column sum", "z": "Z = V A",
+}  # fmt: skip
+MARKS = {"right": "✓", "wrong": "✗", "blank": "·"}
+COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fbd5d5",
+           "blank": ""}  # fmt: skip
+
+
+def title(step: str, t: HandTrace) -> str:
+    return f"{t.scale_rule}(S / 2)" if step == "scaled" else TITLES[step]
+
+
+def axes(step: str, t: HandTrace) -> tuple[list[str], list[str]]:
+    """Row and column labels of a step's grid, as on the by-hand page."""
+    tok = tokens(t.tokens)
+    if step in ("q", "k", "v", "z"):
+        return dims(len(getattr(t, step))), tok
+    if step == "k_t":
+        return tok, dims(t.d_k)
+    queries = [f"query {s}" for s in tok]
+    return (["column sum"], queries) if step == "col_sums" else ([f"key {s}" for s in tok], queries)
+
+
+def _new_sheet() -> None:
+    st.session_state["practice_seed"] = st.session_state.get("practice_seed", 7) + 1
+
+
+def new_sheet_button() -> None:
+    st.button("New exercise (next seed)", key="practice_new", on_click=_new_sheet,
+              icon=":material/casino:")  # fmt: skip
+
+
+def pick(ex: Exercise) -> tuple[HandTrace, str]:
+    """The head (two-head sheets) and the step to practise."""
+    c = st.columns([1, 2]) if ex.n_heads > 1 else [None, st.container()]
+    head = 0
+    if ex.n_heads > 1:
+        head = c[0].radio("Head", range(ex.n_heads), format_func=lambda h: f"head {h + 1}",
+                          key="practice_head", horizontal=True)  # fmt: skip
+    t = ex.heads[head]
+    step = c[1].selectbox("Step to fill in", STEPS, key="practice_step",
+                          format_func=lambda s: f"{STEPS.index(s) + 1}. {title(s, t)}")  # fmt: skip
+    return t, step
+
+
+def grid_key(ex: Exercise, t: HandTrace, step: str) -> str:
+    """One editor per sheet, head and step: typing in one never lands in another."""
+    head = next(h for h, head in enumerate(ex.heads) if head is t)
+    sheet = "_".join(str(ex.settings[k]) for k in ("seed", "difficulty", "variant", "scale_rule"))
+    return f"practice_grid_{sheet}_{head}_{step}"
+
+
+def earlier(t: HandTrace, step: str) -> None:
+    """The right grids of the steps before, to start this step from correct numbers."""
+    before = STEPS[: STEPS.index(step)]
+    if not before:
+        return
+    with st.expander("The steps before this one (right answers, to start from)"):
+        cols = st.columns(min(len(before), 3))
+        for n, s in enumerate(before):
+            with cols[n % len(cols)]:
+                rows, cs = axes(s, t)
+                show(frame(expected(t, s), rows, cs), title=title(s, t), key=f"practice_prev_{s}")
+
+
+def editor(t: HandTrace, step: str, key: str) -> np.ndarray:
+    """An empty grid of text cells for the learner; returns what they typed, (R, C)."""
+    rows, cols = axes(step, t)
+    df = pd.DataFrame("", index=rows, columns=cols)
+    config = {c: st.column_config.TextColumn(c) for c in cols}  # headers readable on phones
+    st.markdown(f"**Your grid: {title(step, t)}**")
+    edited = st.data_editor(df, column_config=config, num_rows="fixed", key=key)
+    hint = f"Whole numbers (4), fractions (9/28) or decimals within ±{TOLERANCE:g}."
+    if t.mask is not None and step in ("powers", "weights"):
+        hint += " Causal: a key after its query (below the diagonal) is masked: write 0."
+    st.caption(hint)
+    return edited.to_numpy(dtype=object)
+
+
+def _remember(name: str, key: str) -> None:
+    st.session_state[name] = key
+
+
+def buttons(key: str) -> tuple[bool, bool]:
+    """Check and Reveal; each stays on for this grid until another grid is picked."""
+    c = st.columns([1, 1, 3])
+    for col, label, name, icon in (
+        (c[0], "Check", "checked", ":material/check:"),
+        (c[1], "Reveal the answer", "revealed", ":material/visibility:"),
+    ):
+        col.button(
+            label,
+            key=f"practice_{label.split()[0].lower()}",
+            type="primary" if name == "checked" else "secondary",
+            on_click=_remember,
+            args=(f"practice_{name}", key),
+            icon=icon,
+            width="stretch",
+        )
+    state = st.session_state
+    return state.get("practice_checked") == key, state.get("practice_revealed") == key
+
+
+def verdict(t: HandTrace, step: str, cells: np.ndarray) -> None:
+    """Marks every cell, counts, and names the likely mistake."""
+    rows, cols = axes(step, t)
+    try:
+        check = check_grid(t, step, cells, rows=rows, cols=cols, name=title(step, t))
+    except AttentionInputError as exc:
+        return show_error(exc)
+    n, wrong, blank = check.status.size, len(check.wrong), len(check.blank)
+    empty = f"; {blank} still empty" if blank else ""
+    if check.all_right:
+        st.success(f"All {n} cells are right.", icon=":material/celebration:")
+    elif wrong:
+        st.error(f"{wrong} of {n} cells are wrong{empty}. They are marked ✗ below.")
+    else:
+        st.info(f"No mistakes so far: {check.n_right} of {n} right{empty}.")
+    _marked(cells, check.status, rows, cols)
+    for m in check.diagnoses:
+        st.warning(f"**Likely mistake: {m.title}.** {m.detail}", icon=":material/lightbulb:")
+    if wrong and not check.diagnoses:
+        st.info("No usual mistake gives these numbers: redo the arithmetic of the ✗ cells.")
+
+
+def _marked(cells: np.ndarray, status: np.ndarray, rows, cols) -> None:
+    """The learner's grid again, each cell marked ✓ (green), ✗ (red) or · (empty)."""
+    text = [
+        [MARKS[s] if s == "blank" else f"{MARKS[s]} {_text(c)}" for c, s in zip(r, sr, strict=True)]
+        for r, sr in zip(cells, status, strict=True)
+    ]
+    styles = np.vectorize(COLOURS.get)(status)
+    with st.container(key="practice_marked"):
+        st.table(
+            pd.DataFrame(text, index=rows, columns=cols).style.apply(lambda _: styles, axis=None)
+        )
+
+
+def _text(cell) -> str:
+    return cell.strip() if isinstance(cell, str) else f"{cell:g}"
+
+
+def answer(t: HandTrace, step: str) -> None:
+    rows, cols = axes(step, t)
+    masked = ~t.mask if t.mask is not None and step in ("powers", "weights") else None
+    show(frame(expected(t, step), rows, cols), title=f"Answer: {title(step, t)}",
+         key="practice_answer", masked=masked)  # fmt: skip

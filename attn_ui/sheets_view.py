@@ -1,0 +1,115 @@
+"""The worksheets page: downloads of one sheet (PDF, XLSX, CSV) and of a class set (ZIP).
+
+Builders are cached by their settings (a class set of 30 takes seconds), so a rerun never
+rebuilds a file; the class set is built only when asked for.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import streamlit as st
+
+from attn_core.exercises import Exercise
+from attn_ui import worksheets
+from attn_ui.pencil_view import exercise, plain
+
+PDF, XLSX, CSV, ZIP = (
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "text/csv",
+    "application/zip",
+)
+MAX_CLASS = 60
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def sheet_file(kind: str, paper: str, **settings) -> bytes:
+    """One file of one sheet: 'template', 'key', 'workbook', 'key_workbook' or 'givens'."""
+    ex = exercise(**settings)
+    if kind in ("template", "key"):
+        build = worksheets.template_pdf if kind == "template" else worksheets.key_pdf
+        return build(ex, paper=paper)
+    if kind == "givens":
+        return worksheets.givens_csv(ex)
+    return worksheets.workbook_xlsx(ex, key=kind == "key_workbook")
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def class_zip(first: int, count: int, paper: str, **settings) -> bytes:
+    """Sheets for seeds first .. first + count - 1 and their keys, in one ZIP."""
+    return worksheets.class_set_zip(range(first, first + count), paper=paper, **settings)
+
+
+def paper() -> str:
+    return st.radio("Paper", worksheets.PAPERS, key="sheets_paper", horizontal=True)
+
+
+def preview(ex: Exercise) -> None:
+    """The header line and the rules exactly as the sheet prints them."""
+    st.markdown(f"**Attention by hand** · {plain(worksheets.describe(ex))}")
+    st.markdown("\n".join(f"- {plain(line)}" for line in worksheets.rules(ex)))
+
+
+def downloads(paper: str, settings: dict) -> None:
+    """Five buttons: template and key PDFs, student and key workbooks, givens CSV."""
+    stem = f"attention_by_hand_seed_{settings['seed']:04d}"
+    files = (
+        ("template", f"Template PDF ({paper})", f"{stem}_template_{paper}.pdf", PDF),
+        ("key", f"Answer key PDF ({paper})", f"{stem}_key_{paper}.pdf", PDF),
+        ("workbook", "Workbook XLSX", f"{stem}_worksheet.xlsx", XLSX),
+        ("key_workbook", "Key workbook XLSX", f"{stem}_key.xlsx", XLSX),
+        ("givens", "Givens CSV", f"{stem}_givens.csv", CSV),
+    )
+    cols = st.columns(len(files))
+    for col, (kind, label, name, mime) in zip(cols, files, strict=True):
+        data = sheet_file(kind, paper, **settings)
+        col.download_button(
+            label,
+            data,
+            file_name=name,
+            mime=mime,
+            key=f"sheets_dl_{kind}",
+            on_click="ignore",
+            icon=":material/download:",
+            width="stretch",
+        )
+
+
+def _want(key: tuple) -> None:
+    st.session_state["sheets_class_for"] = key
+
+
+def class_set(paper: str, settings: dict) -> None:
+    """N different sheets (seeds seed .. seed + N - 1) and their keys, built on request."""
+    left, _ = st.columns([1, 3])
+    count = int(left.number_input("Sheets in the class set", 1, MAX_CLASS, value=30, step=1,
+                                  key="sheets_count"))  # fmt: skip
+    first, rest = settings["seed"], {k: v for k, v in settings.items() if k != "seed"}
+    want = (first, count, paper, tuple(sorted(rest.items())))
+    label = f"Build the class set ({count} sheets, seeds {first} to {first + count - 1})"
+    st.button(
+        label, key="sheets_build", on_click=_want, args=(want,), icon=":material/inventory_2:"
+    )
+    if st.session_state.get("sheets_class_for") == want:
+        with st.spinner(f"Writing {count} sheets and their keys..."):
+            data = class_zip(first, count, paper, **rest)
+        st.download_button(f"Class set ZIP ({len(data) // 1024} KB)", data,
+                           file_name=f"attention_by_hand_class_{first:04d}_{count}.zip", mime=ZIP,
+                           key="sheets_dl_zip", on_click="ignore", icon=":material/download:",
+                           type="primary")  # fmt: skip
+    st.caption("The same files without the app:")
+    st.code(cli_command(first, count, paper, rest), language="bash")
+
+
+def cli_command(first: int, count: int, paper: str, rest: dict) -> str:
+    """The command line that writes the same class set, on two lines."""
+    head = ["python", "-m", "attn_ui.worksheets", "--seed", first, "--count", count,
+            "--out", "sheets"]  # fmt: skip
+    tail = ["--paper", paper, "--difficulty", rest["difficulty"], "--variant", rest["variant"],
+            "--rule", rest["scale_rule"]]  # fmt: skip
+    for name in ("tokens", "features", "d_k"):
+        if rest.get(name) is not None:
+            tail += [f"--{name.replace('_', '-')}", rest[name]]
+    line = [" ".join(shlex.quote(str(a)) for a in part) for part in (head, [*tail, "--zip"])]
+    return " \\\n    ".join(line)

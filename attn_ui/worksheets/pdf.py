@@ -1,0 +1,201 @@
+"""Worksheets as PDF (fpdf2, core Helvetica): the blank template and the answer key.
+
+Both use one layout (cell sizes come from the key's text, so the two line up); the grids
+flow like words in a paragraph, a new page when one would cross the footer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from fpdf import FPDF
+
+from attn_core.errors import AttentionInputError
+from attn_core.exercises import Exercise
+from attn_ui.worksheets.sheet import Grid, describe, rules, sections
+
+PAPERS = ("A4", "Letter")
+MARGIN, GAP, FOOT = 10.0, 5.0, 12.0  # mm
+INT_W, FRAC_W, INT_H, FRAC_H = 8.0, 14.0, 7.0, 10.0  # smallest cells: room to write by hand
+TITLE_H, HEAD_H = 5.0, 4.0
+SHADE = 215  # grey of masked cells
+FIXED_DATE = datetime(2024, 1, 1, tzinfo=UTC)  # same exercise, same bytes
+
+
+def _latin1(text: str) -> str:
+    """Core PDF fonts know latin-1 only: anything else becomes '?' instead of an error."""
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+class _SheetPDF(FPDF):
+    """An FPDF whose footer names the sheet, so loose pages can be sorted again."""
+
+    footer_text = ""
+    first_page = 1
+
+    def footer(self) -> None:
+        self.set_y(-FOOT + 3)
+        self.set_font("Helvetica", "", 7)
+        self.set_text_color(100)
+        page = self.page_no() - self.first_page + 1
+        self.cell(0, 4, _latin1(f"Attention by hand | {self.footer_text} | page {page}"), align="C")
+
+
+@dataclass(frozen=True)
+class _Size:
+    label_w: float
+    cell_w: float
+    cell_h: float
+    width: float
+    height: float
+
+
+def _measure(pdf: FPDF, g: Grid, max_width: float) -> _Size:
+    pdf.set_font("Helvetica", "", 9)
+    widest = max(pdf.get_string_width(s) for row in g.text for s in row)
+    cell_w = max(FRAC_W if g.sub else INT_W, widest + 3)
+    pdf.set_font("Helvetica", "", 7)
+    label_w = max(pdf.get_string_width(s) for s in (*g.rows, g.corner)) + 2
+    cell_w = min(cell_w, (max_width - label_w) / len(g.cols))  # never wider than the page
+    pdf.set_font("Helvetica", "B", 8)
+    width = max(label_w + cell_w * len(g.cols), pdf.get_string_width(g.title) + 1)
+    cell_h = FRAC_H if g.sub else INT_H
+    return _Size(label_w, cell_w, cell_h, width, TITLE_H + HEAD_H + cell_h * len(g.rows))
+
+
+def _draw_labels(pdf: FPDF, g: Grid, s: _Size, x: float, y: float) -> None:
+    pdf.set_font("Helvetica", "B", 8)
+    pdf.set_text_color(0)
+    pdf.set_xy(x, y)
+    pdf.cell(s.width, TITLE_H, _latin1(g.title))
+    pdf.set_font("Helvetica", "", 7)
+    pdf.set_text_color(90)
+    top = y + TITLE_H
+    pdf.set_xy(x, top)
+    pdf.cell(s.label_w - 1, HEAD_H, _latin1(g.corner), align="R")
+    for j, label in enumerate(g.cols):
+        pdf.set_xy(x + s.label_w + j * s.cell_w, top)
+        pdf.cell(s.cell_w, HEAD_H, _latin1(label), align="C")
+    for i, label in enumerate(g.rows):
+        pdf.set_xy(x, top + HEAD_H + i * s.cell_h)
+        pdf.cell(s.label_w - 1, s.cell_h, _latin1(label), align="R")
+
+
+def _draw_cell(pdf: FPDF, g: Grid, i: int, j: int, box: tuple, show: str) -> None:
+    """One box; `show` is "template" (givens only), "key" or "key_fractions" (no decimals)."""
+    cx, cy, w, h = box
+    pdf.rect(cx, cy, w, h, style="DF" if (i, j) in g.shaded else "D")
+    if show == "template" and not g.given:
+        return
+    pdf.set_text_color(0)
+    pdf.set_font("Helvetica", "", 9)
+    sub = g.sub[i][j] if g.sub and show == "key" else ""
+    pdf.set_xy(cx, cy + (0.8 if sub else 0))
+    pdf.cell(w, h - 3.4 if sub else h, _latin1(g.text[i][j]), align="C")
+    if sub:
+        pdf.set_font("Helvetica", "", 6.5)
+        pdf.set_text_color(90)
+        pdf.set_xy(cx, cy + h - 4)
+        pdf.cell(w, 3.4, _latin1(sub), align="C")
+
+
+def _draw_grid(pdf: FPDF, g: Grid, s: _Size, x: float, y: float, show: str) -> None:
+    """The title, the labels and the boxes, filled as `show` says (see ``_draw_cell``)."""
+    _draw_labels(pdf, g, s, x, y)
+    pdf.set_draw_color(0)
+    pdf.set_fill_color(SHADE)
+    pdf.set_line_width(0.25)
+    top = y + TITLE_H + HEAD_H
+    for i in range(len(g.rows)):
+        for j in range(len(g.cols)):
+            box = (x + s.label_w + j * s.cell_w, top + i * s.cell_h, s.cell_w, s.cell_h)
+            _draw_cell(pdf, g, i, j, box, show)
+    if g.total_row:  # a heavier rule above the column sums
+        pdf.set_line_width(0.7)
+        y_sum = top + (len(g.rows) - 1) * s.cell_h
+        pdf.line(x + s.label_w, y_sum, x + s.label_w + len(g.cols) * s.cell_w, y_sum)
+
+
+def _header(pdf: _SheetPDF, ex: Exercise, key: bool) -> None:
+    width = pdf.w - 2 * MARGIN
+    pdf.set_xy(MARGIN, MARGIN)
+    pdf.set_font("Helvetica", "B", 15)
+    pdf.set_text_color(0)
+    pdf.cell(width, 7, "Attention by hand" + (" - ANSWER KEY" if key else ""))
+    pdf.set_xy(MARGIN, MARGIN + 8)
+    pdf.set_font("Helvetica", "", 9)
+    pdf.cell(width, 5, _latin1(describe(ex)))
+    if not key:
+        pdf.set_xy(MARGIN, MARGIN + 8)
+        pdf.cell(width, 5, "Name: ____________________", align="R")
+    pdf.set_xy(MARGIN, MARGIN + 15)
+    pdf.set_font("Helvetica", "", 8)
+    pdf.set_fill_color(240)
+    pdf.multi_cell(width, 3.8, _latin1("\n".join(rules(ex))), border=1, fill=True, padding=1.5)
+
+
+def _heading(pdf: FPDF, text: str, y: float) -> None:
+    pdf.set_xy(MARGIN, y)
+    pdf.set_font("Helvetica", "B", 10)
+    pdf.set_text_color(0)
+    pdf.cell(0, 5, _latin1(text))
+
+
+def _flow(pdf: _SheetPDF, parts: list[tuple[str, list[Grid]]], show: str) -> None:
+    """Lay the grids out like words in a paragraph: left to right, then the next line or page."""
+    right, bottom, usable = pdf.w - MARGIN, pdf.h - FOOT, pdf.w - 2 * MARGIN
+    y, line_h = pdf.get_y() + 3, 0.0
+    for heading, grids in parts:
+        sizes = [_measure(pdf, g, usable) for g in grids]
+        y += line_h + (GAP if line_h else 0)
+        if y + 7 + sizes[0].height > bottom:  # keep a heading with its first grid
+            pdf.add_page()
+            y = MARGIN
+        _heading(pdf, heading if show == "template" else heading.replace("Your work", "Answers"), y)
+        x, y, line_h = MARGIN, y + 7, 0.0
+        for g, s in zip(grids, sizes, strict=True):
+            if x > MARGIN and x + s.width > right:
+                x, y, line_h = MARGIN, y + line_h + GAP, 0.0
+            if y + s.height > bottom:
+                pdf.add_page()
+                x, y, line_h = MARGIN, MARGIN, 0.0
+            _draw_grid(pdf, g, s, x, y, show)
+            x, line_h = x + s.width + GAP, max(line_h, s.height)
+
+
+def _check_paper(paper: str) -> str:
+    if paper not in PAPERS:
+        raise AttentionInputError(f"paper must be one of {', '.join(PAPERS)}; got {paper!r}.")
+    return paper
+
+
+def sheets_pdf(
+    exercises: Iterable[Exercise], *, paper: str = "A4", key: bool = False, decimals: bool = True
+) -> bytes:
+    """One PDF with every exercise, each on new pages: templates, or keys if `key`.
+
+    `decimals` (keys only) prints the rounded decimal under each fraction.
+    """
+    pdf = _SheetPDF(format=_check_paper(paper))
+    pdf.set_auto_page_break(False)  # _flow places every grid itself
+    pdf.set_creation_date(FIXED_DATE)
+    pdf.set_title("Attention by hand - " + ("answer key" if key else "worksheet"))
+    for ex in exercises:
+        pdf.add_page()  # draws the previous sheet's last footer: only then switch sheets
+        pdf.footer_text = describe(ex) + (" | KEY" if key else "")
+        pdf.first_page = pdf.page_no()
+        _header(pdf, ex, key)
+        _flow(pdf, sections(ex), ("key" if decimals else "key_fractions") if key else "template")
+    return bytes(pdf.output())
+
+
+def template_pdf(ex: Exercise, *, paper: str = "A4") -> bytes:
+    """The blank sheet to print: rules, the givens filled in, empty answer boxes."""
+    return sheets_pdf([ex], paper=paper)
+
+
+def key_pdf(ex: Exercise, *, paper: str = "A4", decimals: bool = True) -> bytes:
+    """The answer key: the template's layout with every box filled (fractions, and decimals)."""
+    return sheets_pdf([ex], paper=paper, key=True, decimals=decimals)

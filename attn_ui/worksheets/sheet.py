@@ -1,0 +1,139 @@
+"""The sheet's content, shared by every format: the grids in order, the rules, the title line.
+
+``sections(ex)`` lists each matrix as a ``Grid`` holding its key text; a template prints
+only the givens. Every string is ASCII or latin-1 so the PDF core fonts can print it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from attn_core.exercises import Exercise
+from attn_core.pencil import HandTrace, decimal_str, frac_str
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One matrix on the sheet. ``text`` is the key; a template prints it only if ``given``."""
+
+    title: str
+    step: str  # the workbook sheet it goes on
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    text: tuple[tuple[str, ...], ...]
+    sub: tuple[tuple[str, ...], ...] | None = None  # decimals under fractions
+    given: bool = False
+    shaded: frozenset[tuple[int, int]] = frozenset()  # masked cells
+    corner: str = ""
+    total_row: bool = False  # the last row holds column sums
+
+
+def _ints(a) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(str(int(v)) for v in row) for row in a)
+
+
+def _fracs(a) -> tuple[tuple, tuple]:
+    text = tuple(tuple(frac_str(v) for v in row) for row in a)
+    sub = tuple(
+        tuple("" if Fraction(v).denominator == 1 else decimal_str(v) for v in row) for row in a
+    )
+    return text, sub
+
+
+def _labels(prefix: str, n: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}{i + 1}" for i in range(n))
+
+
+def _scale_title(rule: str) -> str:
+    return "floor(S / 2)" if rule == "floor" else "trunc(S / 2), toward 0"
+
+
+def _masked(t: HandTrace) -> frozenset[tuple[int, int]]:
+    """(key i, query j) cells a causal mask forbids: printed grey."""
+    if t.mask is None:
+        return frozenset()
+    return frozenset((int(i), int(j)) for i, j in zip(*np.nonzero(~t.mask), strict=True))
+
+
+def _head_grids(t: HandTrace, sfx: str) -> list[Grid]:
+    """Steps 1-7 for one head; `sfx` names the head on a two-head sheet."""
+    tok, dims, kq, grey = _labels("t", t.tokens), _labels("", t.d_k), "k\\q", _masked(t)
+    p_text, p_sub = _fracs([*t.powers, t.col_sums])
+    a_text, a_sub = _fracs(t.weights)
+    z_text, z_sub = _fracs(t.z)
+    return [
+        Grid(f"Q = W_Q X{sfx}", "1 Q K V", dims, tok, _ints(t.q)),
+        Grid(f"K = W_K X{sfx}", "1 Q K V", dims, tok, _ints(t.k)),
+        Grid(f"V = W_V X{sfx}", "1 Q K V", _labels("", len(t.v)), tok, _ints(t.v)),
+        Grid(f"K^T{sfx}", "2 K transposed", tok, dims, _ints(t.k_t)),
+        Grid(f"S = K^T Q{sfx}", "3 Scores", tok, tok, _ints(t.scores), corner=kq),
+        Grid(_scale_title(t.scale_rule) + sfx, "4 Scaled", tok, tok, _ints(t.scaled), corner=kq),
+        Grid(f"P = {t.base}^x, column sums{sfx}", "5 Powers", (*tok, "sum"), tok, p_text, p_sub,
+             shaded=grey, corner=kq, total_row=True),
+        Grid(f"A = P / column sum{sfx}", "6 Weights A", tok, tok, a_text, a_sub, shaded=grey,
+             corner=kq),
+        Grid(f"Z = V A{sfx}", "7 Output Z", _labels("", len(t.z)), tok, z_text, z_sub),
+    ]  # fmt: skip
+
+
+def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:
+    """The sheet as (heading, grids) in order: the givens, then every step of every head."""
+    tok, feat = _labels("t", ex.tokens), _labels("f", ex.features)
+    givens = [Grid("X (features x tokens)", "Givens", feat, tok, _ints(ex.x), given=True)]
+    out = [("Given", givens)]
+    for h, head in enumerate(ex.heads):
+        sfx = f" (head {h + 1})" if ex.n_heads > 1 else ""
+        for name, w in (("W_Q", head.w_q), ("W_K", head.w_k), ("W_V", head.w_v)):
+            rows = _labels("", len(w))
+            givens.append(Grid(name + sfx, "Givens", rows, feat, _ints(w), given=True))
+        out.append((f"Your work{sfx}", _head_grids(head, sfx)))
+    if ex.n_heads > 1:
+        text, sub = _fracs(ex.z)
+        rows = _labels("", len(ex.z))
+        z = Grid("Z = Z (head 1) on top of Z (head 2)", "7 Output Z", rows, tok, text, sub)
+        out.append(("Both heads", [z]))
+    return out
+
+
+_SCALE_RULES = {
+    "floor": "floor(s / 2), rounding down: floor(1.5) = 1, floor(-0.5) = -1, floor(-1.5) = -2.",
+    "trunc": "trunc(s / 2), dropping the fraction: trunc(1.5) = 1, trunc(-0.5) = 0, "
+    "trunc(-1.5) = -1.",
+}
+
+
+def rules(ex: Exercise) -> list[str]:
+    """The rules printed on every sheet, in the order the student uses them."""
+    lines = [
+        "Tokens are columns: X is features x tokens. W_Q, W_K, W_V are d_k x features.",
+        "1. Q = W_Q X, K = W_K X, V = W_V X (each d_k x tokens).   2. Write K^T (tokens x d_k).",
+        "3. S = K^T Q (tokens x tokens): row i is key i, column j is query j.",
+        f"4. Scale: instead of S / sqrt(d_k) use {_SCALE_RULES[ex.scale_rule]}",
+        "5. Instead of e use 3: write 3^x for every scaled score (3^-1 = 1/3, 3^0 = 1). "
+        "Sum each column.",
+        "6. A = each entry divided by its column sum. Keep exact fractions (like 9/28); "
+        "each column of A sums to 1.",
+        "7. Z = V A (d_v x tokens): column j is token j's new feature vector.",
+    ]
+    if ex.causal:
+        lines.append(
+            "Causal: query j may see keys i <= j only. Grey cells (key after query) "
+            "are masked: write 0 in P and in A."
+        )
+    if ex.n_heads > 1:
+        lines.append(
+            f"Two heads: each head has its own W_Q, W_K, W_V ({ex.d_k} rows each). "
+            "Do steps 1-7 per head, then stack Z (head 1) on top of Z (head 2)."
+        )
+    return lines
+
+
+def describe(ex: Exercise) -> str:
+    """The settings line printed under the title and in every footer."""
+    return (
+        f"seed {ex.seed} | {ex.difficulty} | {ex.variant.replace('_', ' ')} | {ex.scale_rule} | "
+        f"{ex.tokens} tokens, {ex.features} features, d_k = {ex.d_k}"
+    )

@@ -1,0 +1,46 @@
+"""By hand: a worked example with small integers, one grid per step, beside the exact one."""
+
+import streamlit as st
+
+from attn_core.errors import AttentionInputError
+from attn_core.hand_compare import compare_exact
+from attn_core.pencil import hand_attention
+from attn_ui import by_hand_inputs as inputs
+from attn_ui import by_hand_steps as steps
+from attn_ui import layout
+from attn_ui.pencil_view import show_error, tokens
+
+text = layout.page(__file__)
+rule, causal = inputs.rules()
+try:
+    x, w_q, w_k, w_v = inputs.own_numbers()
+    trace = hand_attention(x, w_q, w_k, w_v, scale_rule=rule, causal=causal)
+    inputs.check_size(trace)
+except AttentionInputError as exc:
+    show_error(exc)
+    st.stop()
+cmp = compare_exact(trace)
+
+st.divider()
+last = steps.stepper()
+follow = st.selectbox(
+    "Token to follow in the working",
+    range(trace.tokens),
+    format_func=lambda j: tokens(trace.tokens)[j],
+    key="hand_follow",
+)
+for n in range(last + 1):
+    steps.render(n, trace, cmp, follow, text)
+if last < len(steps.STEPS) - 1:
+    st.button(
+        "Next step",
+        key="hand_next_bottom",
+        on_click=steps.move,
+        args=(1,),
+        type="primary",
+        icon=":material/arrow_forward:",
+    )
+
+st.divider()
+steps.row_convention(trace, cmp, text)
+layout.footer(__file__)

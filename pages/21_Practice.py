@@ -1,0 +1,38 @@
+"""Practice: fill in one step's grid of a seeded exercise, check it, and see the likely mistake."""
+
+import streamlit as st
+
+from attn_core.errors import AttentionInputError
+from attn_ui import layout
+from attn_ui import practice_view as practice
+from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
+
+layout.page(__file__)
+settings = exercise_controls("practice")
+practice.new_sheet_button()
+try:
+    ex = exercise(**settings)
+except AttentionInputError as exc:
+    show_error(exc)
+    st.stop()
+
+st.subheader("The givens")
+st.caption(
+    f"Seed {ex.seed}: {ex.tokens} tokens, {ex.features} features, d_k = {ex.d_k}"
+    + (", two heads (head h uses rows h d1.. of each W)" if ex.n_heads > 1 else "")
+    + ("; causal: query j sees keys 1..j only" if ex.causal else "")
+)
+givens(ex, "practice_given")
+
+st.subheader("Your turn")
+trace, step = practice.pick(ex)
+practice.earlier(trace, step)
+key = practice.grid_key(ex, trace, step)
+cells = practice.editor(trace, step, key)
+checking, revealing = practice.buttons(key)
+if checking:
+    practice.verdict(trace, step, cells)
+if revealing:
+    practice.answer(trace, step)
+
+layout.footer(__file__)

@@ -1,0 +1,298 @@
+"""attn_ui.worksheets: PDF template and key, workbooks, CSV, class-set ZIP and the CLI."""
+
+import csv
+import io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from attn_core.errors import AttentionInputError
+from attn_core.exercises import make_exercise
+from attn_core.pencil import decimal_str, frac_str
+from attn_ui import worksheets as ws
+
+ROOT = Path(__file__).resolve().parents[1]
+MM = 72 / 25.4  # PDF points per millimetre
+STEPS = ["Givens", "1 Q K V", "2 K transposed", "3 Scores", "4 Scaled", "5 Powers",
+         "6 Weights A", "7 Output Z"]  # fmt: skip
+LARGEST = {"tokens": 6, "features": 8, "d_k": 4, "difficulty": "hard", "variant": "two_heads"}
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def rows_text(a) -> list[str]:
+    """How pypdf reads a printed integer matrix back: one line per row."""
+    return [" ".join(str(int(v)) for v in row) for row in a]
+
+
+def fraction_answers(ex) -> set[str]:
+    """Answer strings that cannot be confused with givens or with the printed rules."""
+    rules = "\n".join(ws.rules(ex))
+    found = set()
+    for h in ex.heads:
+        for a in (*h.weights.ravel(), *h.z.ravel(), *h.col_sums):
+            if "/" in frac_str(a) and frac_str(a) not in rules:
+                found.add(frac_str(a))
+    return found
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return make_exercise(5, difficulty="medium")
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads"])
+def test_template_has_givens_and_rules_but_no_answers(paper, variant):
+    ex = make_exercise(21, difficulty="hard", variant=variant)
+    text = pdf_text(ws.template_pdf(ex, paper=paper))
+    lines = set(text.splitlines())
+    assert "Tokens are columns: X is features x tokens. W_Q, W_K, W_V are d_k x features." in text
+    assert "floor(s / 2)" in text and "3^x" in text and "column sum" in text
+    assert f"seed {ex.seed} " in text and "Name:" in text
+    for given in (ex.x, ex.w_q, ex.w_k, ex.w_v):
+        assert set(rows_text(given)) <= lines
+    answers = fraction_answers(ex)
+    assert len(answers) >= 5  # the check below means something
+    assert not [a for a in answers if a in text]
+    assert "0." not in text.replace("0.5", "")  # no decimals either (0.5 is in the rules)
+    assert "ANSWER KEY" not in text
+
+
+@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads"])
+def test_key_has_every_answer(variant):
+    ex = make_exercise(21, difficulty="hard", variant=variant)
+    text = pdf_text(ws.key_pdf(ex))
+    lines = set(text.splitlines())
+    assert "ANSWER KEY" in text
+    for h in ex.heads:
+        for a in (h.q, h.k, h.v):
+            assert set(rows_text(a)) <= lines
+        for a in (*h.weights.ravel(), *h.z.ravel(), *h.col_sums):
+            assert frac_str(a) in text
+            if "/" in frac_str(a):
+                assert decimal_str(a) in text
+    assert fraction_answers(ex) and all(a in text for a in fraction_answers(ex))
+
+
+def test_key_without_decimals(plain):
+    with_dec, without = pdf_text(ws.key_pdf(plain)), pdf_text(ws.key_pdf(plain, decimals=False))
+    a = next(a for a in plain.heads[0].weights.ravel() if "/" in frac_str(a))
+    assert decimal_str(a) in with_dec and decimal_str(a) not in without
+    assert frac_str(a) in without
+
+
+def test_trunc_and_variant_notes_are_printed():
+    trunc = pdf_text(ws.template_pdf(make_exercise(2, variant="causal", scale_rule="trunc")))
+    assert "trunc(s / 2)" in trunc and "floor(s / 2)" not in trunc
+    assert "trunc(-0.5) = 0" in trunc and "Causal: query j may see keys i <= j only" in trunc
+    two = pdf_text(ws.template_pdf(make_exercise(2, variant="two_heads")))
+    assert "Two heads" in two and "(head 2)" in two and "Z (head 1) on top of Z (head 2)" in two
+
+
+@pytest.mark.parametrize("paper, size", [("A4", (595, 842)), ("Letter", (612, 792))])
+def test_paper_size_and_nothing_outside_the_margins(paper, size):
+    one_head = {**LARGEST, "variant": "causal"}  # its steps run over a page break
+    for ex in (make_exercise(1), make_exercise(3, **LARGEST), make_exercise(5, **one_head)):
+        reader = PdfReader(io.BytesIO(ws.key_pdf(ex, paper=paper)))
+        for page in reader.pages:
+            assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
+            ops = ContentStream(page.get_contents(), reader).operations
+            rects = [[float(v) for v in args] for args, op in ops if op == b"re"]
+            assert rects
+            width, height, margin = (
+                float(page.mediabox.width),
+                float(page.mediabox.height),
+                ws.MARGIN * MM,
+            )
+            for x, y, w, h in rects:  # 0.1 pt of rounding in the PDF numbers
+                assert x >= margin - 0.1 and x + w <= width - margin + 0.1
+                assert (
+                    min(y, y + h) >= ws.FOOT * MM - 0.1 and max(y, y + h) <= height - margin + 0.1
+                )
+
+
+def test_largest_sheet_is_laid_out_on_a_few_pages():
+    ex = make_exercise(3, **LARGEST)
+    template = PdfReader(io.BytesIO(ws.template_pdf(ex)))
+    key = PdfReader(io.BytesIO(ws.key_pdf(ex)))
+    assert 2 <= len(template.pages) == len(key.pages) <= 5
+    assert "page 2" in template.pages[1].extract_text()
+
+
+def test_pdfs_are_reproducible_and_combined(plain):
+    assert ws.template_pdf(plain) == ws.template_pdf(plain)
+    both = PdfReader(io.BytesIO(ws.sheets_pdf([plain, make_exercise(6)], key=True)))
+    one = PdfReader(io.BytesIO(ws.key_pdf(plain)))
+    assert len(both.pages) > len(one.pages)
+    n = len(one.pages)
+    for page in both.pages[:n]:  # every page's footer names its own sheet
+        assert "Attention by hand | seed 5 |" in page.extract_text()
+    for page in both.pages[n:]:
+        assert "Attention by hand | seed 6 |" in page.extract_text()
+    assert "seed 6 | easy" in both.pages[n].extract_text()
+
+
+def test_text_is_latin1_safe():
+    assert ws._latin1("k \u2264 q \u2192 caf\u00e9") == "k ? q ? caf\u00e9"
+    for variant in ("plain", "causal", "two_heads"):
+        ex = make_exercise(0, variant=variant, scale_rule="trunc")
+        assert all(line.isascii() for line in ws.rules(ex))
+        assert all(g.title.isascii() for _, grids in ws.sections(ex) for g in grids)
+
+
+def test_bad_paper():
+    with pytest.raises(AttentionInputError, match="paper must be one of A4, Letter"):
+        ws.template_pdf(make_exercise(0), paper="A3")
+
+
+# -- workbooks and CSV ---------------------------------------------------------------------
+
+
+def load(data: bytes):
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
+def find(sheet, title: str) -> int:
+    """The row whose first cell is `title`."""
+    return next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == title)
+
+
+def grid(sheet, title: str, n_rows: int, n_cols: int, col0: int = 2) -> list[list]:
+    top = find(sheet, title) + 2
+    return [[sheet.cell(top + i, col0 + j).value for j in range(n_cols)] for i in range(n_rows)]
+
+
+def test_student_workbook_has_givens_and_blank_answers(plain):
+    wb = load(ws.workbook_xlsx(plain))
+    assert wb.sheetnames == STEPS
+    g = wb["Givens"]
+    assert grid(g, "X (features x tokens)", plain.features, plain.tokens) == plain.x.tolist()
+    assert grid(g, "W_K", plain.d_k, plain.features) == plain.w_k.tolist()
+    t = plain.tokens
+    assert grid(wb["3 Scores"], "S = K^T Q", t, t) == [[None] * t] * t
+    assert grid(wb["6 Weights A"], "A = P / column sum", t, t) == [[None] * t] * t
+    assert "ANSWER KEY" not in str(g["A1"].value)
+
+
+def test_key_workbook_has_the_answers(plain):
+    wb = load(ws.workbook_xlsx(plain, key=True))
+    h, t = plain.heads[0], plain.tokens
+    assert wb.sheetnames == STEPS
+    assert grid(wb["1 Q K V"], "Q = W_Q X", plain.d_k, t) == h.q.tolist()
+    assert grid(wb["3 Scores"], "S = K^T Q", t, t) == h.scores.tolist()
+    assert grid(wb["4 Scaled"], "floor(S / 2)", t, t) == h.scaled.tolist()
+    a = grid(wb["6 Weights A"], "A = P / column sum", t, t)
+    assert a == [[_xlsx(v) for v in row] for row in h.weights]
+    decimals = grid(wb["6 Weights A"], "A = P / column sum", t, t, col0=t + 3)
+    assert decimals == [[round(float(v), 6) for v in row] for row in h.weights]
+    sums = grid(wb["5 Powers"], f"P = {h.base}^x, column sums", t + 1, t)[-1]
+    assert sums == [_xlsx(v) for v in h.col_sums]
+    assert (
+        wb["5 Powers"].cell(find(wb["5 Powers"], "P = 3^x, column sums") + 2 + t, 1).value == "sum"
+    )
+    assert "ANSWER KEY" in wb["Givens"]["A1"].value
+
+
+def _xlsx(v):
+    """Whole numbers are stored as numbers, fractions as text."""
+    return frac_str(v) if "/" in frac_str(v) else int(v)
+
+
+def test_workbook_two_heads_and_causal_cells():
+    ex = make_exercise(8, variant="two_heads")
+    wb = load(ws.workbook_xlsx(ex, key=True))
+    sheet = wb["7 Output Z"]
+    for title in ("Z = V A (head 1)", "Z = V A (head 2)", "Z = Z (head 1) on top of Z (head 2)"):
+        assert find(sheet, title)
+    stacked = grid(sheet, "Z = Z (head 1) on top of Z (head 2)", 2 * ex.d_k, ex.tokens)
+    assert stacked == [[_xlsx(v) for v in row] for row in ex.z]
+    causal = make_exercise(8, variant="causal")
+    sheet = load(ws.workbook_xlsx(causal))["6 Weights A"]
+    top = find(sheet, "A = P / column sum") + 2
+    assert sheet.cell(top + 1, 2).fill.start_color.rgb.endswith("D9D9D9")  # key 2, query 1
+    assert sheet.cell(top, 3).fill.fill_type is None  # key 1, query 2 is allowed
+
+
+def test_givens_csv(plain):
+    rows = list(csv.reader(io.StringIO(ws.givens_csv(plain).decode("utf-8"))))
+    assert rows[0][0] == "seed=5" and "difficulty=medium" in rows[0]
+    start = rows.index(["X (features x tokens)", *[f"t{j + 1}" for j in range(plain.tokens)]])
+    block = rows[start + 1 : start + 1 + plain.features]
+    assert [[int(v) for v in r[1:]] for r in block] == plain.x.tolist()
+    titles = [r[0] for r in rows if r and r[0].startswith("W_")]
+    assert titles == ["W_Q", "W_K", "W_V"]
+    assert not any("/" in cell for r in rows for cell in r)  # no answers
+
+
+# -- class set and CLI ---------------------------------------------------------------------
+
+
+def test_class_set_zip_holds_every_sheet():
+    data = ws.class_set_zip(range(10, 13), paper="Letter", difficulty="medium")
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    for seed in (10, 11, 12):
+        for part in ("template.pdf", "key.pdf", "worksheet.xlsx", "key.xlsx", "givens.csv"):
+            assert f"seed_{seed:04d}_{part}" in names
+    assert len(names) == 3 * 5 + 2
+    z = zipfile.ZipFile(io.BytesIO(data))
+    combined = PdfReader(io.BytesIO(z.read("all_templates.pdf")))
+    singles = [PdfReader(io.BytesIO(z.read(f"seed_{s:04d}_template.pdf"))) for s in (10, 11, 12)]
+    assert len(combined.pages) == sum(len(r.pages) for r in singles)
+    assert "seed 11 | medium" in pdf_text(z.read("seed_0011_key.pdf"))
+
+
+def test_cli_main_writes_the_files(tmp_path, capsys):
+    out = tmp_path / "sheets"
+    code = ws.main(["--seed", "7", "--count", "2", "--out", str(out), "--paper", "Letter",
+                    "--difficulty", "hard", "--variant", "causal", "--rule", "trunc"])  # fmt: skip
+    assert code == 0
+    written = sorted(p.name for p in out.iterdir())
+    assert len(written) == 2 * 5 + 2 and "seed_0008_key.xlsx" in written
+    printed = capsys.readouterr().out
+    assert str(out / "seed_0007_template.pdf") in printed and "wrote 12 files" in printed
+    text = pdf_text((out / "seed_0008_template.pdf").read_bytes())
+    assert "seed 8 | hard | causal | trunc" in text
+    page = PdfReader(out / "seed_0007_key.pdf").pages[0]
+    assert round(float(page.mediabox.height)) == 792  # Letter
+
+
+def test_cli_as_a_module(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "attn_ui.worksheets", "--seed", "3", "--count", "1", "--out",
+         str(tmp_path), "--zip"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "class_set.zip").exists() and (tmp_path / "seed_0003_template.pdf").exists()
+    assert "seed_0003_key.pdf" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--count", "0"], "--count must be at least 1"),
+        (["--tokens", "9"], "tokens must be between"),
+    ],
+)
+def test_cli_bad_settings(tmp_path, capsys, argv, words):
+    assert ws.main(["--out", str(tmp_path), *argv]) == 2
+    assert words in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_attn_core_imports_no_export_libraries():
+    code = (
+        "import sys, attn_core.pencil, attn_core.exercises; "
+        "bad = [m for m in ('fpdf', 'openpyxl', 'streamlit', 'plotly') if m in sys.modules]; "
+        "sys.exit(bool(bad))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
