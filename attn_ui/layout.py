@@ -30,6 +30,9 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
     PageInfo("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
     PageInfo("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
+    PageInfo(
+        "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
+    ),
 )
 GROUPS = ("The steps", "Labs", "By hand", "Real model")
 
