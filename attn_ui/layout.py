@@ -27,6 +27,14 @@ class PageInfo:
 # Order matters: it is the menu order and the previous/next chain within a group.
 PAGES: tuple[PageInfo, ...] = (
     PageInfo("pages/00_Overview.py", "Overview: the whole pipeline", "The steps", "overview"),
+    PageInfo("pages/01_Tokens.py", "1. Tokens and embeddings: X", "The steps", "tokens"),
+    PageInfo("pages/02_Projection.py", "2. Projection: Q, K and V", "The steps", "projection"),
+    PageInfo("pages/03_Scores.py", "3. Scores: S = Q Kᵀ", "The steps", "scores"),
+    PageInfo("pages/04_Scaling.py", "4. Scaling: divide by √d_k", "The steps", "scaling"),
+    PageInfo("pages/05_Softmax.py", "5. Softmax: rows sum to 1", "The steps", "softmax"),
+    PageInfo("pages/06_Weighted_sum.py", "6. Weighted sum: Z = A V", "The steps", "weighted_sum"),
+    PageInfo("pages/07_Masking.py", "7. Masking: who sees whom", "The steps", "masking"),
+    PageInfo("pages/08_Multi-head.py", "8. Multi-head attention", "The steps", "multihead"),
     PageInfo("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
     PageInfo("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
     PageInfo("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),

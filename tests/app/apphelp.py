@@ -31,4 +31,3 @@ def table(at: AppTest, title_part: str) -> np.ndarray:
         if title_part in exp.label:
             return exp.dataframe[0].value.to_numpy(dtype=float)
     raise AssertionError(f"no table titled {title_part!r}; have {[e.label for e in at.expander]}")
-

@@ -38,7 +38,10 @@ def test_overview_repeated_word_and_slider(page, app_url):
     box.press("Control+Enter")
     wait_idle(page)
     page.wait_for_function(
-        "() => document.querySelectorAll('.js-plotly-plot')[0].layout.yaxis.ticktext.length === 5"
+        """() => {
+            const gd = document.querySelectorAll('.js-plotly-plot')[0];
+            return (gd?.layout?.yaxis?.ticktext?.length ?? 0) === 5;
+        }"""
     )
     assert heatmap_rows(page, 0) == ["the", "cat", "saw", "the", "cat"]
     before = heatmap_z(page, 1)  # Q
@@ -47,7 +50,11 @@ def test_overview_repeated_word_and_slider(page, app_url):
     slider.press("ArrowLeft")
     wait_idle(page)
     page.wait_for_function(
-        "(n) => document.querySelectorAll('.js-plotly-plot')[1].data[0].z[0].length !== n",
+        """(n) => {
+            const gd = document.querySelectorAll('.js-plotly-plot')[1];
+            const z = gd?._fullData?.[0]?.z;
+            return !!z && z[0].length !== n;
+        }""",
         arg=len(before[0]),
     )
     after = heatmap_z(page, 1)

@@ -1,0 +1,102 @@
+"""Bar charts for one row of a matrix: bars indexed by position, token strings only as labels.
+
+As in ``heatmap``, the x axis holds positions 0..T-1 (Plotly would merge a repeated
+word) and every label is HTML-escaped (Plotly renders a subset of HTML in text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attn_ui.heatmap import safe_label, tick_labels
+
+BAR = "#2b6cb0"
+MASKED = "#a0aec0"
+
+
+def _axis(names: Sequence[str], title: str) -> dict:
+    return {
+        "tickmode": "array",
+        "tickvals": list(range(len(names))),
+        "ticktext": tick_labels(names),
+        "title": title,
+        "tickangle": -45 if len(names) > 8 else 0,
+        "automargin": True,
+    }
+
+
+def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+    fig.update_layout(
+        title={"text": safe_label(title), "x": 0, "font": {"size": 15}},
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        height=height,
+        bargap=0.15,
+    )
+    return fig
+
+
+def row_bars(
+    values: np.ndarray,
+    tokens: Sequence[str],
+    *,
+    title: str,
+    y_title: str,
+    y_range: tuple[float, float] | None = None,
+    height: int = 300,
+) -> go.Figure:
+    """One bar per key token; -inf (a masked score) is a flat grey bar labelled −∞."""
+    values = np.asarray(values, dtype=float)
+    finite = np.isfinite(values)
+    heights = np.where(finite, values, 0.0)
+    text = [f"{v:.2f}" if ok else "−∞" for v, ok in zip(values, finite, strict=True)]
+    fig = go.Figure(
+        go.Bar(
+            x=list(range(len(values))),
+            y=heights,
+            text=text,
+            textposition="outside" if len(values) <= 16 else "none",
+            cliponaxis=False,
+            marker_color=[BAR if ok else MASKED for ok in finite],
+            customdata=tick_labels(tokens),
+            hovertemplate="key %{x}: %{customdata}<br>%{text}<extra></extra>",  # −∞: masked
+        )
+    )
+    fig.update_xaxes(**_axis(tokens, "key"))
+    fig.update_yaxes(title=y_title, range=list(y_range) if y_range else None, zeroline=True)
+    return _layout(fig, title, height)
+
+
+def stacked_parts(
+    parts: np.ndarray,
+    tokens: Sequence[str],
+    features: Sequence[str],
+    total: np.ndarray,
+    *,
+    title: str,
+    height: int = 380,
+) -> go.Figure:
+    """parts (T_k, d_v): for each feature, the shares a_j v_j stacked, and their sum as a dot."""
+    x = list(range(len(features)))
+    fig = go.Figure()
+    for j, name in enumerate(tick_labels(tokens)):
+        fig.add_bar(
+            x=x,
+            y=parts[j],
+            name=f"{j} {name}",
+            hovertemplate=f"{j} {name}: %{{y:.3f}}<extra></extra>",
+        )
+    fig.add_scatter(
+        x=x,
+        y=total,
+        mode="markers",
+        name="sum = output row",
+        marker={"symbol": "diamond", "size": 12, "color": "black"},
+        hovertemplate="sum: %{y:.3f}<extra></extra>",
+    )
+    fig.update_layout(barmode="relative", legend={"title": "value row of key"})
+    fig.update_xaxes(**_axis(features, "feature of V"))
+    fig.update_yaxes(title="a_j × v_j")
+    return _layout(fig, title, height)

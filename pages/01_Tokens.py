@@ -1,0 +1,61 @@
+"""1. Tokens and embeddings: the sentence becomes T rows of X."""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from attn_core import AttentionInputError, stats
+from attn_ui import compute, controls, first_steps, layout, steps_b, views
+
+text = layout.page(__file__)
+s = controls.sidebar(mask=False)
+try:
+    run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
+except AttentionInputError as exc:
+    views.show_error(exc)
+    st.stop()
+steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+
+tok, x = run.tokens, run.x
+common = {"columns": s.columns, "show_numbers": s.show_numbers}
+
+st.subheader(f"1. Your sentence as {len(tok)} tokens")
+c = st.columns([1, 1.4])
+with c[0]:
+    height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
+    st.dataframe(first_steps.token_table(tok), key="tok_tokens", width="stretch", height=height)
+with c[1]:
+    real = s.weights == "pretrained"
+    st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
+
+st.subheader("2. X: one row per token")
+views.matrix(
+    x,
+    tok,
+    views.features(x.shape[1]),
+    name="X",
+    by_hand_name="X (features × tokens)",
+    row_title="token",
+    col_title="feature",
+    key="tok_x",
+    **common,
+)
+repeats = stats.repeated_tokens(tok, x)
+if repeats:
+    st.markdown("**Repeated tokens**: the same token, one row each time it occurs")
+    st.dataframe(first_steps.repeats_table(repeats), key="tok_repeats", hide_index=True)
+
+st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
+views.matrix(
+    stats.cosine_similarity(x),
+    tok,
+    tok,
+    name="cos(xᵢ, xⱼ)",
+    by_hand_name="cos(xᵢ, xⱼ)",
+    row_title="token",
+    col_title="token",
+    key="tok_cos",
+    **common,
+)
+
+layout.footer(__file__)

@@ -1,0 +1,76 @@
+"""3. Scores: S = Q Kᵀ, every query against every key."""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from attn_core import AttentionInputError
+from attn_ui import compute, controls, first_steps, layout, steps_b, views
+
+layout.page(__file__)
+s = controls.sidebar(mask=False)
+try:
+    run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
+except AttentionInputError as exc:
+    views.show_error(exc)
+    st.stop()
+steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+
+t, tok = run.trace, run.tokens
+common = {"columns": s.columns, "show_numbers": s.show_numbers}
+k_cols = views.features(t.d_k, "k")
+
+st.subheader("1. Q and K transposed: the inner sizes meet")
+c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
+with c[0]:
+    views.matrix(
+        t.q,
+        tok,
+        k_cols,
+        name="Q",
+        by_hand_name="Q (features × tokens)",
+        row_title="query token",
+        col_title="feature",
+        key="sc_q",
+        **common,
+    )
+with c[1]:
+    views.matrix(
+        t.k.T,
+        k_cols,
+        tok,
+        name="Kᵀ",
+        by_hand_name="Kᵀ (tokens × features)",
+        row_title="feature",
+        col_title="key token",
+        key="sc_kt",
+        **common,
+    )
+
+st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
+c = st.columns([1.5, 1])
+with c[0]:
+    views.matrix(
+        t.scores,
+        tok,
+        tok,
+        name="S = Q Kᵀ",
+        by_hand_name="S by hand = Kᵀ Q",
+        hover=first_steps.dot_hover(t.q, t.k, t.scores),
+        key="sc_s",
+        **common,
+    )
+with c[1]:
+    st.markdown("**One score, worked out**")
+    i = first_steps.pick_token(tok, label="query token i", key="sc_query", default=0)
+    j = first_steps.pick_token(tok, label="key token j", key="sc_key", default=1)
+    st.dataframe(first_steps.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
+    st.code(
+        f"q{i} · k{j} = " + first_steps.dot_sum(t.q[i], t.k[j], t.scores[i, j]),
+        language=None,
+        wrap_lines=True,
+    )
+    where = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
+    st.caption(f"This is S[{i}, {j}]: {where}.")
+
+layout.footer(__file__)

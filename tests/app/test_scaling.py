@@ -1,0 +1,90 @@
+"""Page 4, scaling: scaled and unscaled scores and weights, and the simulation, are the engine's."""
+
+import numpy as np
+import pytest
+from firststeps_help import chart, expected
+from stephelp import BAD_SENTENCES, check_bad_sentence, frame, values
+
+import attn_core
+from apphelp import load, rerun, table
+from attn_core import stats
+from attn_ui.scaling_charts import D_KS
+
+PAGE = "pages/04_Scaling.py"
+
+
+def test_scores_and_weights_with_and_without_scaling_equal_the_engine():
+    at = load(PAGE)
+    t = expected().trace
+    np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
+    np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
+    np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores))
+    np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
+    summary = frame(at, "unscaled")
+    u = stats.softmax_summary(stats.without_scaling(t))
+    s = stats.softmax_summary(t)
+    np.testing.assert_allclose(summary["unscaled"], [u.spread, u.max_weight, u.entropy, u.grad])
+    np.testing.assert_allclose(summary["÷ √d_k"], [s.spread, s.max_weight, s.entropy, s.grad])
+    assert r"d_k = 4" in at.latex[-1].value
+
+
+def test_large_d_k_saturates_only_the_unscaled_softmax():
+    at = load(PAGE)
+    at.select_slider(key="lesson_w_d_k").set_value(64)
+    rerun(at)
+    summary = frame(at, "unscaled")
+    spread, largest = summary.iloc[0], summary.iloc[1]
+    assert spread["unscaled"] == pytest.approx(8 * spread["÷ √d_k"])
+    assert largest["unscaled"] > largest["÷ √d_k"]
+    unscaled = table(at, "softmax(S) by row")
+    np.testing.assert_allclose(unscaled.sum(axis=1), 1.0)
+    assert unscaled.max(axis=1).mean() == pytest.approx(largest["unscaled"])
+
+
+def test_curves_show_variance_d_k_unscaled_and_1_scaled():
+    at = load(PAGE)
+    fig = chart(at, "Variance of the scores")
+    unscaled, scaled = (values(d["y"]) for d in fig["data"][:2])
+    np.testing.assert_allclose(unscaled / np.array(D_KS), 1.0, rtol=0.2)
+    np.testing.assert_allclose(scaled, 1.0, rtol=0.2)
+    peak = chart(at, "Largest weight")["data"]
+    assert values(peak[0]["y"])[-1] > 0.9 > values(peak[1]["y"])[-1]
+
+
+def test_your_d_k_is_marked_and_moves():
+    at = load(PAGE)
+    assert chart(at, "Variance")["layout"]["shapes"][0]["x0"] == 4
+    at.select_slider(key="lesson_w_d_k").set_value(16)
+    rerun(at)
+    assert chart(at, "Variance")["layout"]["shapes"][0]["x0"] == 16
+    assert "your d_k = 16" in chart(at, "Entropy")["layout"]["annotations"][0]["text"]
+
+
+def test_entropy_curve_uses_the_sentence_length():
+    at = load(PAGE)
+    t = len(expected().tokens)
+    assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
+
+
+def test_temperature_reaches_both_softmaxes():
+    at = load(PAGE)
+    at.slider(key="lesson_w_temperature").set_value(2.0)
+    rerun(at)
+    t = expected(temperature=2.0).trace
+    np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
+    np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores / 2))
+
+
+def test_by_hand_layout_shows_column_distributions():
+    at = load(PAGE)
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    a = table(at, "softmax by column, scaled")
+    np.testing.assert_allclose(a.sum(axis=0), 1.0)
+    np.testing.assert_allclose(a, expected().trace.weights.T, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", list(BAD_SENTENCES))
+def test_bad_sentences(name):
+    sentence, expect = BAD_SENTENCES[name]
+    check_bad_sentence(load(PAGE), sentence, expect)

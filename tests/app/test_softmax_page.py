@@ -1,0 +1,101 @@
+"""The softmax page: rows become distributions, the steps of one row, and the temperature."""
+
+import numpy as np
+import pytest
+from stephelp import BAD_SENTENCES, check_bad_sentence, figures, frame, type_sentence
+
+from apphelp import load, rerun, table
+from attn_core import explain
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+
+PAGE = "pages/05_Softmax.py"
+
+
+def expected(**changes):
+    return lesson_run(LessonSettings(**changes)).trace
+
+
+def steps_table(at):
+    return frame(at, "exp(s/τ − max)")
+
+
+def test_weights_and_row_sums_equal_the_engine():
+    at = load(PAGE)
+    t = expected()
+    np.testing.assert_allclose(table(at, "A = softmax by row"), t.weights, atol=1e-12)
+    np.testing.assert_allclose(table(at, "S / √d_k + M"), t.masked, atol=1e-12)
+    sums = frame(at, "row sum of A").to_numpy(dtype=float)[:, 0]
+    np.testing.assert_allclose(sums, 1.0, atol=1e-4)
+    assert len(sums) == len(t.weights)
+
+
+def test_one_row_up_close_follows_the_picked_query():
+    at = load(PAGE)
+    t = expected()
+    np.testing.assert_allclose(steps_table(at)["weight"], t.weights[1].round(4))
+    at.selectbox(key="sm_query").select(4)
+    rerun(at)
+    steps = steps_table(at)
+    np.testing.assert_allclose(steps["weight"], t.weights[4].round(4))
+    np.testing.assert_allclose(steps["score s"], t.masked[4].round(4))
+    assert steps["s/τ − max"].max() == 0.0 and steps["exp(s/τ − max)"].max() == 1.0
+
+
+def test_temperature_sharpens_the_weights():
+    at = load(PAGE)
+    flat = table(at, "A = softmax by row")
+    at.slider(key="lesson_w_temperature").set_value(0.2)
+    rerun(at)
+    sharp = table(at, "A = softmax by row, τ = 0.2")
+    np.testing.assert_allclose(sharp, expected(temperature=0.2).weights, atol=1e-12)
+    assert np.all(sharp.max(axis=1) > flat.max(axis=1))  # every row piles onto its argmax
+    sweep = explain.temperature_sweep(expected().masked[1], [0.2])
+    np.testing.assert_allclose(steps_table(at)["weight"], sweep[0].round(4))
+
+
+def test_causal_mask_gives_exact_zeros_and_spells_out_minus_infinity():
+    at = load(PAGE)
+    at.selectbox(key="lesson_w_mask").select("causal")
+    rerun(at)
+    w = table(at, "A = softmax by row")
+    assert np.all(w[np.triu_indices_from(w, 1)] == 0.0)
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+    steps = steps_table(at)  # query 1 may see keys 0 and 1 only
+    assert list(steps["score s"][2:]) == ["−∞ (masked)"] * (len(w) - 2)
+    assert list(steps["weight"][2:]) == [0.0] * (len(w) - 2)
+
+
+def test_by_hand_layout_shows_columns_that_sum_to_one():
+    at = load(PAGE)
+    rows = table(at, "A = softmax by row")
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    cols = table(at, "A (columns sum to 1)")
+    np.testing.assert_allclose(cols, rows.T)
+    assert frame(at, "column sum of A").shape == (len(rows), 1)
+
+
+def test_numbers_on_cells_toggle_reaches_the_heatmaps():
+    at = load(PAGE)
+    heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
+    assert len(heatmaps) == 3
+    assert all(f["data"][0].get("texttemplate") == "%{text}" for f in heatmaps)
+    at.toggle(key="lesson_w_show_numbers").set_value(False)
+    rerun(at)
+    heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
+    assert len(heatmaps) == 3
+    assert all(f["data"][0].get("texttemplate") is None for f in heatmaps)
+
+
+def test_repeated_word_keeps_every_row():
+    at = load(PAGE)
+    type_sentence(at, "the cat saw the cat")
+    assert table(at, "A = softmax by row").shape == (5, 5)
+    assert len(steps_table(at)) == 5
+
+
+@pytest.mark.parametrize("name", list(BAD_SENTENCES))
+def test_bad_sentences_get_a_message_never_a_traceback(name):
+    sentence, expect = BAD_SENTENCES[name]
+    check_bad_sentence(load(PAGE), sentence, expect, may_be_empty=("S / √d_k + M",))

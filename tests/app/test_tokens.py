@@ -1,0 +1,114 @@
+"""Page 1, tokens and embeddings: token table, X and cosines are the engine's."""
+
+import numpy as np
+import pytest
+from firststeps_help import chart, expected
+from stephelp import BAD_SENTENCES, frame, type_sentence
+
+from apphelp import load, rerun, table
+from attn_core import stats
+
+PAGE = "pages/01_Tokens.py"
+
+
+def test_default_tokens_and_x_equal_the_engine():
+    at = load(PAGE)
+    run = expected()
+    tokens = frame(at, "token")
+    assert list(tokens["token"]) == list(run.tokens)
+    assert list(tokens.index) == list(range(len(run.tokens)))
+    np.testing.assert_allclose(table(at, "Numbers of X"), run.x, atol=1e-12)
+    cos = table(at, "cos(")
+    np.testing.assert_allclose(cos, stats.cosine_similarity(run.x), atol=1e-12)
+    np.testing.assert_allclose(np.diag(cos), 1.0)
+
+
+def test_repeated_words_are_separate_identical_rows():
+    at = type_sentence(load(PAGE), "the cat saw the cat")
+    x = table(at, "Numbers of X")
+    assert x.shape[0] == 5
+    np.testing.assert_array_equal(x[1], x[4])
+    assert chart(at, "X ")["layout"]["yaxis"]["ticktext"] == ["the", "cat", "saw", "the", "cat"]
+    repeats = frame(at, "rows of X")
+    assert list(repeats["token"]) == ["the", "cat"]
+    assert list(repeats["rows of X"]) == ["0, 3", "1, 4"]
+    assert list(repeats["identical vectors"]) == ["yes", "yes"]
+
+
+def test_word_pieces_are_marked():
+    at = type_sentence(load(PAGE), "unbelievably")
+    tokens = frame(at, "token")
+    assert tokens["token"].iloc[1].startswith("##")
+    assert tokens["kind"].iloc[1].startswith("piece")
+    assert not tokens["kind"].iloc[0].startswith("piece")
+
+
+def test_d_model_slider_changes_the_width_of_x_only():
+    at = load(PAGE)
+    rows = table(at, "Numbers of X").shape[0]
+    at.select_slider(key="lesson_w_d_model").set_value(4)
+    rerun(at)
+    x = table(at, "Numbers of X")
+    assert x.shape == (rows, 4)
+    np.testing.assert_allclose(x, expected(d_model=4).x, atol=1e-12)
+
+
+def test_by_hand_layout_shows_x_transposed():
+    at = load(PAGE)
+    x = table(at, "Numbers of X")
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    np.testing.assert_allclose(table(at, "X (features × tokens)"), x.T)
+
+
+def test_numbers_on_cells_toggle():
+    at = load(PAGE)
+    assert chart(at, "X ")["data"][0]["texttemplate"] == "%{text}"
+    at.toggle(key="lesson_w_show_numbers").set_value(False)
+    rerun(at)
+    assert "texttemplate" not in chart(at, "X ")["data"][0]
+
+
+def test_real_head_x_has_positions_and_special_tokens():
+    at = load(PAGE)
+    at.radio(key="lesson_w_weights").set_value("pretrained")
+    rerun(at)
+    type_sentence(at, "the cat saw the cat")
+    tokens = list(frame(at, "token")["token"])
+    assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]"
+    assert table(at, "Numbers of X").shape == (7, 384)
+    # positions were added: the two copies of a word no longer have identical rows
+    assert list(frame(at, "rows of X")["identical vectors"]) == ["no", "no"]
+    assert any("position" in i.value for i in at.info)
+    # 384 features: cells without white gaps and every 12th feature labelled, every token labelled
+    fig = chart(at, "X ")
+    assert fig["data"][0]["xgap"] == 0 and fig["data"][0]["ygap"] == 1
+    assert fig["layout"]["xaxis"]["ticktext"][:2] == ["f0", "f12"]
+    assert len(fig["layout"]["yaxis"]["ticktext"]) == 7
+
+
+def test_a_mask_chosen_elsewhere_does_not_break_the_page():
+    at = load(PAGE)
+    at.session_state["lesson"] = {"mask": "padding", "n_pad": 8, "sentence": "one two three"}
+    rerun(at)
+    assert not at.error
+    assert table(at, "Numbers of X").shape[0] == 3
+
+
+@pytest.mark.parametrize("name", list(BAD_SENTENCES))
+def test_bad_sentences(name):
+    sentence, expect = BAD_SENTENCES[name]
+    at = type_sentence(load(PAGE), sentence)
+    if expect is not None:
+        where, word = expect
+        assert any(word in m.value for m in getattr(at, where)), name
+    if expect is None or expect[0] == "warning":
+        assert np.isfinite(table(at, "Numbers of X")).all()
+        assert np.isfinite(table(at, "cos(")).all()
+        tokens = list(frame(at, "token")["token"])
+        assert tokens and all(isinstance(t, str) for t in tokens)
+    for m in at.markdown:
+        assert not m.proto.allow_html
+        assert "<script>" not in m.value and "<b>" not in m.value
+    for label in chart(at, "X ")["layout"]["yaxis"]["ticktext"] if expect is None else []:
+        assert "<" not in label  # escaped for Plotly: &lt;

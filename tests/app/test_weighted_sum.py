@@ -1,0 +1,94 @@
+"""The weighted-sum page: Z = A V, and one output row taken apart into its value rows."""
+
+import numpy as np
+import pytest
+from stephelp import BAD_SENTENCES, check_bad_sentence, figures, frame, values
+
+from apphelp import load, rerun, table
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+
+PAGE = "pages/06_Weighted_sum.py"
+SUM_ROW = "sum of the rows above"
+ENGINE_ROW = "Z row (the engine)"
+
+
+def expected(**changes):
+    return lesson_run(LessonSettings(**changes)).trace
+
+
+def sum_table(at):
+    """The table whose last two rows are the sum of the shares and the engine's row of Z."""
+    for df in at.dataframe:
+        if ENGINE_ROW in df.value.index:
+            return df.value
+    raise AssertionError("no table of shares")
+
+
+def test_matrices_equal_the_engine():
+    at = load(PAGE)
+    t = expected()
+    np.testing.assert_allclose(table(at, "A (rows sum to 1)"), t.weights, atol=1e-12)
+    np.testing.assert_allclose(table(at, "Numbers of V"), t.v, atol=1e-12)
+    np.testing.assert_allclose(table(at, "Z = A V"), t.output, atol=1e-12)
+
+
+@pytest.mark.parametrize("i", [1, 0, 6])
+def test_shares_of_the_picked_row_add_up_to_its_output(i):
+    at = load(PAGE)
+    at.selectbox(key="ws_query").select(i)
+    rerun(at)
+    t = expected()
+    parts = table(at, f"a_{i},j × v_j")
+    np.testing.assert_allclose(parts, t.weights[i][:, None] * t.v, atol=1e-12)
+    df = sum_table(at)
+    np.testing.assert_allclose(df.loc[SUM_ROW], t.output[i].round(4), atol=1e-4)
+    np.testing.assert_allclose(df.loc[ENGINE_ROW], t.output[i].round(4))
+    assert len(df) == len(t.weights) + 2
+    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    np.testing.assert_allclose(values(stack["data"][-1]["y"]), t.output[i])  # the diamonds: z_i
+
+
+def test_causal_first_token_output_is_its_own_value_row():
+    at = load(PAGE)
+    at.selectbox(key="lesson_w_mask").select("causal")
+    rerun(at)
+    at.selectbox(key="ws_query").select(0)
+    rerun(at)
+    t = expected(mask="causal")
+    z = table(at, "Z = A V")
+    np.testing.assert_allclose(z[0], t.v[0], atol=1e-12)
+    np.testing.assert_allclose(sum_table(at).loc[ENGINE_ROW], t.v[0].round(4))
+
+
+def test_temperature_changes_the_mix():
+    at = load(PAGE)
+    before = table(at, "Z = A V")
+    at.slider(key="lesson_w_temperature").set_value(0.3)
+    rerun(at)
+    after = table(at, "Z = A V")
+    np.testing.assert_allclose(after, expected(temperature=0.3).output, atol=1e-12)
+    assert not np.allclose(after, before)
+
+
+def test_by_hand_layout_is_z_equals_v_a():
+    at = load(PAGE)
+    z = table(at, "Z = A V")
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    np.testing.assert_allclose(table(at, "Z = V A"), z.T)
+    np.testing.assert_allclose(table(at, "A (columns sum to 1)").sum(axis=0), 1.0)
+
+
+def test_stacked_bars_have_one_trace_per_token():
+    at = load(PAGE)
+    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    n = len(expected().weights)
+    assert len(stack["data"]) == n + 1  # one per value row, plus the sum
+    assert frame(at, "v0").shape[0] == n + 2
+
+
+@pytest.mark.parametrize("name", list(BAD_SENTENCES))
+def test_bad_sentences_get_a_message_never_a_traceback(name):
+    sentence, expect = BAD_SENTENCES[name]
+    check_bad_sentence(load(PAGE), sentence, expect)

@@ -1,0 +1,103 @@
+"""Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures."""
+
+import pytest
+
+from attn_ui.steps_b import ROW_PX
+from browserhelp import open_page, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+# The data of the Plotly figure whose title starts with `t`, as Plotly decoded it (_fullData:
+# the figure's typed arrays arrive base64-encoded in .data), typed arrays made plain lists.
+# Streamlit wraps titles in <b>..</b>, so tags are stripped before comparing.
+FIGURE = """(t) => {
+    const title = g => ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
+    const gd = [...document.querySelectorAll('.js-plotly-plot')].find(g => title(g).startsWith(t));
+    if (!gd) return null;
+    const plain = a => (a == null ? null : Array.from(a, r => (r && r.length !== undefined
+        && typeof r !== 'string') ? Array.from(r) : r));
+    return gd._fullData.map(d => ({y: plain(d.y), z: plain(d.z), name: d.name}));
+}"""
+
+
+def figure(pg, title_start: str):
+    return pg.evaluate(FIGURE, title_start)
+
+
+def wait_figure(pg, title_start: str, condition: str = "true", arg=None):
+    """Wait until the figure exists and `condition` (JS, over `data` and `arg`) holds."""
+    pg.wait_for_function(
+        f"([t, arg]) => {{ const data = ({FIGURE})(t); return data !== null && ({condition}); }}",
+        arg=[title_start, arg],
+        timeout=90_000,  # generous: a loaded CI machine redraws a dozen figures slowly
+    )
+    return figure(pg, title_start)
+
+
+def press_slider(pg, name: str, key: str) -> None:
+    slider = pg.get_by_role("slider", name=name)
+    slider.focus()
+    slider.press(key)
+    wait_idle(pg)
+
+
+def test_softmax_lower_temperature_sharpens_the_row(page, app_url):
+    """Lowering the temperature makes the chosen row's largest weight larger."""
+    open_page(page, app_url, "Softmax")
+    before = wait_figure(page, "Weights of row 1")[0]["y"]
+    press_slider(page, "temperature", "ArrowLeft")  # 1.0 -> 0.9
+    wait_figure(page, "A = softmax by row, τ = 0.9")
+    after = wait_figure(page, "Weights of row 1", "Math.max(...data[0].y) > arg", max(before))
+    assert max(after[0]["y"]) > max(before) and sum(after[0]["y"]) == pytest.approx(1.0)
+    shot(page, "steps_b_softmax_temperature")
+
+
+def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
+    """Picking another token redraws the stacked bars; their sum markers equal that row of Z."""
+    open_page(page, app_url, "Weighted_sum")
+    box = page.get_by_role("combobox", name="Output row of token")
+    box.click()
+    box.fill("3 on")  # the selectbox filters its options as you type
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    stack = wait_figure(page, "Row 3 of Z")
+    z = figure(page, "Z = A V")[0]["z"]
+    assert stack[-1]["name"] == "sum = output row"
+    assert stack[-1]["y"] == pytest.approx(z[3], abs=1e-9)
+    assert len(stack) == len(z) + 1  # one stack segment per value row, plus the sum
+    shot(page, "steps_b_weighted_sum_row")
+
+
+def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
+    """On the causal mask, ticking cell (query 0, key 1) in the custom grid gives it weight."""
+    open_page(page, app_url, "Masking?mask=causal")
+    right = wait_figure(page, "softmax(S/√d_k + M)")[0]["z"]
+    assert right[0][1] == 0  # causal: query 0 may not see key 1
+    page.get_by_text("Edit the mask cell by cell").click()
+    wait_idle(page)
+    grid = page.locator("[data-testid='stDataFrame']:visible").first  # not the folded tables
+    grid.wait_for(state="visible")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 20, box["y"] + 1.5 * ROW_PX)  # the label cell of query 0
+    page.keyboard.press("ArrowRight")  # key 0
+    page.keyboard.press("ArrowRight")  # key 1
+    page.keyboard.press("Space")  # tick it
+    wait_idle(page)
+    after = wait_figure(page, "softmax(S/√d_k + M)", "data[0].z[0][1] > 0")[0]["z"]
+    assert after[0][1] > 0 and sum(after[0]) == pytest.approx(1.0)
+    n = len(after)
+    assert all(after[i][j] == 0 for i in range(1, n) for j in range(i + 1, n))
+    shot(page, "steps_b_masking_custom")
+
+
+def test_multihead_slider_adds_a_head(page, app_url):
+    """Moving the heads slider from 2 to 3 draws a third head's weights and widens the concat."""
+    open_page(page, app_url, "Multi-head")
+    wait_figure(page, "head 1: A_1")
+    assert figure(page, "head 2: A_2") is None
+    press_slider(page, "heads", "ArrowRight")
+    wait_figure(page, "head 2: A_2")
+    concat = wait_figure(page, "concat(Z_0 … Z_2)")[0]["z"]
+    assert len(concat[0]) == 3 * 4  # 3 heads x d_v = 4
+    shot(page, "steps_b_multihead_three")
