@@ -1,0 +1,74 @@
+"""Lab: self- versus cross-attention. A second sentence supplies the keys and values."""
+
+import streamlit as st
+
+from attn_core import AttentionInputError
+from attn_ui import controls, labs_b, layout, views
+
+WEIGHTS = {"similarity": "Similarity (W_Q = W_K = W_V = I)", "random": "Random, seeded"}
+
+layout.page(__file__)
+with st.sidebar:
+    weights = st.radio("Weights", list(WEIGHTS), format_func=WEIGHTS.get, key="cross_weights")
+    d_model = st.select_slider(
+        "d_model (features per token)", labs_b.CROSS_D_MODELS, value=16, key="cross_d_model"
+    )
+    d_k, seed = d_model, 0
+    if weights == "random":
+        d_k = st.select_slider("d_k (query/key size)", controls.D_KS, value=4, key="cross_d_k")
+        seed = st.number_input("seed", 0, 10_000, 0, step=1, key="cross_seed")
+    show_numbers = st.toggle("numbers on cells", value=True, key="cross_numbers")
+
+left, right = st.columns(2)
+with left:
+    controls.sentence_input()
+    st.caption("Its tokens ask: they are the **queries** (rows).")
+with right:
+    memory = st.text_area(
+        "Second sentence",
+        "A tired kitten slept on the rug.",
+        max_chars=controls.MAX_SENTENCE_CHARS,
+        height=80,
+        key="cross_memory",
+    )
+    st.caption("Its tokens answer: they give the **keys** (columns) and the **values**.")
+
+sentence = controls.current().sentence
+try:
+    run = labs_b.cross_run(sentence, memory, weights, d_model, d_k, int(seed))
+except AttentionInputError as exc:
+    views.show_error(exc)
+    st.stop()
+
+tq, tk = run.tokens_q, run.tokens_k
+st.subheader("1. The weights: a rectangle against a square")
+c = st.columns([max(len(tk), 4), max(len(tq), 4)])  # widths follow the column counts
+pairs = {"Cross": (run.cross, tk, "second sentence"), "Self": (run.self_trace, tq, "your sentence")}
+for col, (name, (t, keys, source)) in zip(c, pairs.items(), strict=True):
+    with col:
+        views.matrix(t.weights, tq, keys, name=f"{name}: A = softmax(Q Kᵀ/√d_k)", kind="weights",
+                     row_title="query (your sentence)", col_title=f"key ({source})",
+                     show_numbers=show_numbers, key=f"cross_{name.lower()}")  # fmt: skip
+
+st.subheader("2. Shapes, and what each query found")
+c = st.columns([1, 1.3])
+with c[0]:
+    st.markdown("**The same steps, different sizes** (rows × columns)")
+    st.dataframe(labs_b.shapes_table(run), key="cross_shapes")
+with c[1]:
+    st.markdown("**Cross-attention: each query's strongest key**")
+    best = labs_b.strongest_table(run.cross.weights, tq, tk).round(4)
+    st.dataframe(best, key="cross_best", height="content" if len(tq) <= 20 else 600)
+
+views.matrix(
+    run.cross.output,
+    tq,
+    views.features(run.cross.d_v, "v"),
+    name="Cross: Z = A V (the second sentence's values, mixed)",
+    row_title="query",
+    col_title="feature",
+    show_numbers=show_numbers,
+    key="cross_z",
+)
+
+layout.footer(__file__)

@@ -1,0 +1,77 @@
+"""Lab: global versus local attention. A window (band mask) and the scores it saves."""
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from attn_core import AttentionInputError, local
+from attn_ui import compute, controls, layout, steps_b, views
+from attn_ui import labs_b_charts as charts
+
+COUNT_TS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+
+layout.page(__file__)
+s = controls.sidebar(mask=False)
+try:
+    base = compute.lesson_run(replace(s, mask="none"))  # global: no mask
+except AttentionInputError as exc:
+    views.show_error(exc)
+    st.stop()
+g, tok = base.trace, base.tokens
+steps_b.warn_tokens(tok)
+n = len(tok)
+
+st.subheader("1. Global against local weights")
+width = st.slider("Window w: neighbours each token sees on each side", 0, 16, 2, key="local_width")
+if width >= n - 1:
+    st.info(f"w = {width} reaches every one of the {n} tokens: this window is global attention.")
+t = local.local_attention(g.q, g.k, g.v, width, scale=g.scale, temperature=g.temperature)
+common = {"columns": s.columns, "show_numbers": s.show_numbers}
+c = st.columns(2)
+with c[0]:
+    views.matrix(
+        g.weights,
+        tok,
+        tok,
+        name="Global: softmax(S/√d_k)",
+        kind="weights",
+        by_hand_name="Global, by column",
+        key="local_global",
+        **common,
+    )
+with c[1]:
+    charts.band_matrix(
+        t.weights,
+        tok,
+        width,
+        name=f"Local, w = {width}: softmax(S/√d_k + M)",
+        key="local_band",
+        **common,
+    )
+st.caption("The orange outline is the band |i − j| ≤ w; outside it every weight is exactly 0.")
+
+st.subheader("2. What the window saves")
+full, band = local.n_scores(n), local.n_scores(n, width)
+m = st.columns(3)
+m[0].metric(f"Global: T² (T = {n})", f"{full:,} scores")
+m[1].metric("Local: T(2w+1) − w(w+1)", f"{band:,} scores")
+m[2].metric("Saved", f"{1 - band / full:.0%}")
+ts = sorted({n, *COUNT_TS})
+full_ts, band_ts = local.score_counts(ts, width)
+c = st.columns([1.4, 1])
+with c[0]:
+    fig = charts.loglog(
+        f"Scores per head against T (w = {width})",
+        "T",
+        "scores",
+        [("global: T²", ts, full_ts), (f"local: w = {width}", ts, band_ts)],
+        ticks=COUNT_TS,
+    )
+    charts.mark_x(fig, n, f"your T = {n}")
+    charts.show(fig, "local_counts_chart")
+with c[1]:
+    counts = pd.DataFrame({"T": ts, "global: T²": full_ts, f"local, w = {width}": band_ts})
+    st.dataframe(counts, key="local_counts", hide_index=True, height="content")
+
+layout.footer(__file__)

@@ -1,0 +1,93 @@
+"""Lab: the block around the head. Residual, layer norm against batch norm, feed-forward."""
+
+import streamlit as st
+
+from attn_core import AttentionInputError, block
+from attn_core.text import embed
+from attn_ui import controls, labs_b, layout, views
+from attn_ui import labs_b_charts as charts
+
+DEMO_TOKENS, DEMO_FEATURES, EPS = 8, 6, 1e-12  # eps as in BERT: variances read 1.0
+
+layout.page(__file__)
+with st.sidebar:
+    controls.sentence_input()
+    layer = st.slider("MiniLM layer", 0, 5, 0, key="block_layer")
+sentence = controls.current().sentence
+try:
+    tokens, x = embed(sentence, DEMO_FEATURES)
+    run = labs_b.block_run(sentence, layer)
+except AttentionInputError as exc:
+    views.show_error(exc)
+    st.stop()
+
+st.subheader("1. Two ways to normalise the same matrix")
+tok, x = tokens[:DEMO_TOKENS], x[:DEMO_TOKENS]
+st.caption(
+    f"X: the first {len(tok)} tokens of your sentence, {DEMO_FEATURES} features each. "
+    "For batch norm, read the rows as the examples of a batch."
+)
+if len(tok) == 1:
+    st.warning(
+        "One row is a batch of one: every feature equals its own mean, so batch norm "
+        "turns every entry into 0. Layer norm works token by token and still works."
+    )
+feats = views.features(DEMO_FEATURES)
+shown = {
+    "X": x,
+    "Layer norm: each row": block.normalise(x, 1, EPS),
+    "Batch norm: each column": block.normalise(x, 0, EPS),
+}
+for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
+    with col:
+        views.matrix(
+            m,
+            tok,
+            feats,
+            name=name,
+            row_title="token",
+            col_title="feature",
+            key=f"block_{name[:5]}",
+        )
+c = st.columns(2)
+c[0].markdown("**Layer norm: mean and variance of each row**")
+c[0].dataframe(
+    labs_b.direction_table(shown["Layer norm: each row"], 1, views.labels(tok)), key="block_ln_rows"
+)
+c[1].markdown("**Batch norm: mean and variance of each column**")
+c[1].dataframe(
+    labs_b.direction_table(shown["Batch norm: each column"], 0, feats), key="block_bn_cols"
+)
+
+st.subheader(f"2. MiniLM layer {layer}, step by step")
+b = run.trace
+std = labs_b.stage_spread(b, run.tokens, std=True)
+c = st.columns([1.5, 1])
+with c[0]:
+    st.markdown("**Each token's standard deviation across its 384 features, stage by stage**")
+    charts.show(charts.stages_figure(std), "block_stages")
+with c[1]:
+    gap = float(abs(b.out - run.model_out).max())
+    st.metric("largest |our output − the model's next-layer input|", f"{gap:.1e}")
+    st.caption("0 means the steps below are exactly what the model computes in this layer.")
+    with st.expander("Each token's standard deviation, every stage (table)"):
+        st.dataframe(std.round(4), key="block_std")
+    with st.expander("Each token's mean, every stage (table)"):
+        st.dataframe(labs_b.stage_spread(b, run.tokens, std=False).round(4), key="block_mean")
+
+stage = st.selectbox(
+    "Show a stage", block.STAGES, index=1, format_func=labs_b.STAGE_NAMES.get, key="block_stage"
+)
+name = labs_b.STAGE_NAMES[stage]
+m = getattr(b, stage)
+charts.show(
+    charts.wide_heatmap(m, run.tokens, f"{name}   ({m.shape[0]} × {m.shape[1]})"), "block_heat"
+)
+st.caption(
+    f"Colours stop at ±{charts.clip_limit(m):.2f}, the 99th percentile of |entries|: "
+    "a few features of a trained model are far larger than the rest."
+)
+with st.expander(f"Numbers of {name} (table, CSV download)"):
+    st.dataframe(views.table(m, run.tokens, views.features(m.shape[1])), key="block_heat_table")
+
+layout.footer(__file__)

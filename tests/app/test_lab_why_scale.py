@@ -1,0 +1,126 @@
+"""Lab 40, why scale: the plotted and tabled numbers are the core's, and every control acts."""
+
+import math
+
+import numpy as np
+import pytest
+from labhelp_a import chart, no_html, series
+from stephelp import frame
+
+from apphelp import load, rerun, table
+from attn_core import why_scale
+from attn_ui.labs_a import SATURATION_ROWS, SWEEP_D
+
+PAGE = "pages/40_Why_scale.py"
+FIELDS = list(SATURATION_ROWS.values())
+
+
+def measured(at) -> dict:
+    """The table at the learner's d, as {column: {field: value}}."""
+    df = frame(at, "q·k / √d")
+    names = dict(zip(df.index, [*FIELDS, "se"], strict=True))
+    return {col: {names[i]: float(v) for i, v in df[col].items()} for col in df.columns}
+
+
+def expected(d=64, n_keys=8, seed=0) -> dict:
+    sample = why_scale.sample_scores(d, n_keys, seed=seed)
+    out = {}
+    for col, scaled in (("q·k", False), ("q·k / √d", True)):
+        sat = why_scale.saturation(sample, scaled=scaled)
+        se = why_scale.variance_standard_error(d, sample.n_queries, n_keys, scaled=scaled)
+        out[col] = {f: getattr(sat, f) for f in FIELDS} | {"se": se}
+    return out
+
+
+def check_table(at, **settings) -> dict:
+    got, want = measured(at), expected(**settings)
+    for col in want:
+        for field, value in want[col].items():
+            assert got[col][field] == pytest.approx(value, rel=1e-12), (col, field)
+    return got
+
+
+def test_default_table_is_the_core_and_within_sampling_error_of_the_closed_forms():
+    got = check_table(load(PAGE))
+    for col, closed in (("q·k", 64), ("q·k / √d", 1)):
+        assert got[col]["closed_form"] == closed
+        assert abs(got[col]["variance"] - closed) < 4 * got[col]["se"]
+
+
+def test_variance_chart_plots_the_sweep_and_the_closed_forms():
+    fig = chart(load(PAGE), "Variance of the scores")
+    sweep = why_scale.scale_sweep(SWEEP_D, 8, seed=0)
+    np.testing.assert_array_equal(series(fig, "closed form: d", "x"), SWEEP_D)
+    np.testing.assert_array_equal(series(fig, "closed form: d"), SWEEP_D)
+    np.testing.assert_array_equal(series(fig, "closed form: 1"), np.ones(len(SWEEP_D)))
+    for name, scaled, closed in (("q·k", False, np.array(SWEEP_D)), ("q·k / √d", True, 1.0)):
+        points = series(fig, f"{name}, simulated")
+        np.testing.assert_allclose(points, sweep.column("variance", scaled=scaled), rtol=1e-12)
+        ses = [why_scale.variance_standard_error(d, 500, 8, scaled=scaled) for d in SWEEP_D]
+        assert np.all(np.abs(points - closed) < 4 * np.array(ses))
+
+
+def test_saturation_and_gradient_charts_follow_the_core():
+    at = load(PAGE)
+    sweep = why_scale.scale_sweep(SWEEP_D, 8, seed=0)
+    for title, field in (("Largest weight", "max_weight"), ("Entropy", "entropy"),
+                         ("Size of the softmax Jacobian", "grad_norm"),
+                         ("Largest entry of the Jacobian", "grad_max")):  # fmt: skip
+        fig = chart(at, title)
+        for name, scaled in (("q·k", False), ("q·k / √d", True)):
+            got = series(fig, f"{name}, simulated")
+            np.testing.assert_allclose(got, sweep.column(field, scaled=scaled), rtol=1e-12)
+        unscaled = series(fig, "q·k, simulated")
+        if field == "max_weight":
+            assert unscaled[-1] > 0.95  # saturated at d = 1024
+        if field in ("grad_norm", "grad_max"):
+            assert unscaled[-1] < series(fig, "q·k / √d, simulated")[-1] / 5  # vanished
+
+
+def test_d_slider_moves_the_sample_the_marker_and_the_jacobian():
+    at = load(PAGE)
+    at.slider(key="why_scale_d").set_value(1024)
+    rerun(at)
+    got = check_table(at, d=1024)
+    assert got["q·k"]["closed_form"] == 1024 and got["q·k"]["max_weight"] > 0.95
+    for title in ("Variance of the scores", "Largest weight", "Entropy"):
+        assert chart(at, title)["layout"]["shapes"][0]["x0"] == 1024
+    assert series(chart(at, "Largest weight"), "q·k at your d")[0] == got["q·k"]["max_weight"]
+    sample = why_scale.sample_scores(1024, 8)
+    jac = table(at, "J of softmax(q·k)")
+    np.testing.assert_allclose(jac, why_scale.softmax_jacobian(sample.weights_unscaled[0]))
+    assert np.abs(jac).max() < 0.05  # the saturated row passes almost no gradient
+    assert "d = 1024" in chart(at, "The scores at")["layout"]["title"]["text"]
+
+
+def test_d_of_one_makes_both_columns_equal():
+    at = load(PAGE)
+    at.slider(key="why_scale_d").set_value(1)
+    rerun(at)
+    got = check_table(at, d=1)
+    assert got["q·k"]["variance"] == got["q·k / √d"]["variance"]
+
+
+def test_keys_per_row_changes_the_rows_and_the_uniform_entropy():
+    at = load(PAGE)
+    at.select_slider(key="why_scale_keys").set_value(32)
+    rerun(at)
+    check_table(at, n_keys=32)
+    fig = chart(at, "Entropy of a row")
+    assert f"ln 32 = {math.log(32):.2f}" in fig["layout"]["title"]["text"]
+    sweep = why_scale.scale_sweep(SWEEP_D, 32, seed=0)
+    np.testing.assert_allclose(
+        series(fig, "q·k / √d, simulated"), sweep.column("entropy", scaled=True)
+    )
+    assert table(at, "J of softmax(q·k / √d)").shape == (32, 32)
+    assert len(series(chart(at, "Weights of query 0"), "softmax(q·k)")) == 32
+
+
+def test_seed_draws_other_numbers():
+    at = load(PAGE)
+    before = measured(at)["q·k"]["variance"]
+    at.number_input(key="why_scale_seed").set_value(7)
+    rerun(at)
+    got = check_table(at, seed=7)
+    assert got["q·k"]["variance"] != before
+    no_html(at)

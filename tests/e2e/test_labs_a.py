@@ -1,0 +1,97 @@
+"""Labs 40-43 in a real browser: one interaction each, waiting on the app's state."""
+
+import base64
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page
+
+from browserhelp import open_page, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+FIND = "(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => g.layout.title.text.includes(t))"  # noqa: E501
+
+
+def chart(pg: Page, title: str, path: str):
+    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
+    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return {path}; }}", title)
+
+
+def numbers(pg: Page, title: str, field: str = "z") -> np.ndarray:
+    """A data array of the titled chart's first trace: a list, or Plotly's typed array."""
+    v = chart(pg, title, f"g.data[0].{field}")
+    if isinstance(v, dict) and "bdata" in v:
+        flat = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        shape = [int(n) for n in str(v.get("shape", len(flat))).split(",")]  # "22, 13"
+        return flat.reshape(shape)
+    return np.asarray(v, dtype=float)
+
+
+def wait_chart(pg: Page, title: str, condition: str, arg=None) -> None:
+    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the titled chart."""
+    pg.wait_for_function(
+        f"([t, arg]) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=[title, arg]
+    )
+
+
+def test_why_scale_d_slider_moves_every_curve_marker(page, app_url):
+    """Pressing End on the d slider takes d to 1024: the charts mark it, the row saturates."""
+    open_page(page, app_url, "Why_scale")
+    assert chart(page, "Variance of the scores", "g.layout.shapes[0].x0") == 64
+    slider = page.get_by_role("slider", name="d: entries in q and k")
+    slider.focus()
+    slider.press("End")
+    wait_idle(page)
+    wait_chart(page, "Variance of the scores", "g.layout.shapes[0].x0 === 1024")
+    wait_chart(page, "Largest weight in a row", "g.layout.shapes[0].x0 === 1024")
+    assert "d = 1024" in chart(page, "The scores at", "g.layout.title.text")
+    shot(page, "labs_a_why_scale_1024")
+
+
+def test_softmax_lab_typed_scores_redraw_the_bars(page, app_url):
+    """Typing a new row of scores redraws soft and hard selection with one bar per score."""
+    open_page(page, app_url, "Softmax_lab")
+    assert chart(page, "Soft and hard selection", "g.data[0].x.length") == 4
+    box = page.get_by_label("Your scores: 2 to 12 numbers, separated by commas")
+    box.fill("0, 5, 0")
+    box.press("Enter")
+    wait_idle(page)
+    wait_chart(page, "Soft and hard selection", "g.layout.xaxis.ticktext.length === 3")
+    assert chart(page, "Soft and hard selection", "g.layout.xaxis.ticktext") == [
+        "s0 = 0",
+        "s1 = 5",
+        "s2 = 0",
+    ]
+
+
+def test_similarity_d_slider_changes_the_dot_products(page, app_url):
+    """Moving the d slider down re-embeds the sentence: the dot-product heatmap changes."""
+    open_page(page, app_url, "Similarity")
+    before = numbers(page, "dot product x_i")
+    old = chart(page, "dot product x_i", "JSON.stringify(g.data[0].z)")
+    slider = page.get_by_role("slider", name="d: features per token (both parts)")
+    slider.focus()
+    slider.press("ArrowLeft")
+    wait_idle(page)
+    wait_chart(page, "dot product x_i", "JSON.stringify(g.data[0].z) !== arg", old)
+    after = numbers(page, "dot product x_i")
+    assert after.shape == before.shape
+    # fewer features (64 -> 32): every vector is shorter, so every |x|² on the diagonal is smaller
+    assert np.all(np.diag(after) < np.diag(before))
+    np.testing.assert_allclose(np.diag(numbers(page, "cosine x_i")), 1.0)
+
+
+def test_additive_seed_changes_the_network_not_the_dot_product(page, app_url):
+    """A new seed redraws the additive alignment; the dot-product alignment has no weights."""
+    open_page(page, app_url, "Additive")
+    add, dot = numbers(page, "additive: softmax"), numbers(page, "dot product: softmax")
+    old = chart(page, "additive: softmax", "JSON.stringify(g.data[0].z)")
+    seed = page.get_by_label("seed for W₁, W₂, v_a")
+    seed.fill("5")
+    seed.press("Enter")
+    wait_idle(page)
+    wait_chart(page, "additive: softmax", "JSON.stringify(g.data[0].z) !== arg", old)
+    assert not np.allclose(numbers(page, "additive: softmax"), add)
+    np.testing.assert_array_equal(numbers(page, "dot product: softmax"), dot)
+    shot(page, "labs_a_additive_seed5")

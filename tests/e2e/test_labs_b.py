@@ -1,0 +1,92 @@
+"""Labs 44-47 in a real browser: one interaction each, waiting on the app's state."""
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserhelp import open_page, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+FIND = (
+    "(t) => [...document.querySelectorAll('.js-plotly-plot')]"
+    ".find(g => (g.layout.title?.text || '').includes(t) || g.layout.yaxis?.title?.text === t)"
+)
+
+# Plotly decodes the figure's typed arrays into _fullData: a heatmap's z is a list of rows
+ROWS = "g._fullData[0].z.map(r => Array.from(r))"
+
+
+def chart(pg: Page, title: str, path: str):
+    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
+    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return g && {path}; }}", title)
+
+
+def wait_chart(pg: Page, title: str, condition: str) -> None:
+    pg.wait_for_function(
+        f"(t) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=title
+    )
+
+
+def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
+    """Move a slider with the keyboard, waiting for the app after each step."""
+    handle = pg.get_by_role("slider", name=slider)
+    for _ in range(times):
+        handle.focus()
+        handle.press(key)
+        wait_idle(pg)
+
+
+def test_cross_second_sentence_sets_the_columns(page, app_url):
+    """Typing a two-word second sentence leaves 12 query rows and gives 2 key columns."""
+    open_page(page, app_url, "Cross_attention")
+    assert chart(page, "Cross: A", "g.layout.xaxis.ticktext.length") == 8
+    box = page.get_by_role("textbox", name="Second sentence")
+    box.fill("the rug")
+    box.press("Control+Enter")
+    wait_idle(page)
+    wait_chart(page, "Cross: A", "g.layout.xaxis.ticktext.length === 2")
+    assert chart(page, "Cross: A", "g.layout.xaxis.ticktext") == ["the", "rug"]
+    assert chart(page, "Cross: A", "g.layout.yaxis.ticktext.length") == 12
+    assert chart(page, "Self: A", "g.layout.xaxis.ticktext.length") == 12
+    shot(page, "labs_b_cross_two_keys")
+
+
+def test_local_window_slider_narrows_the_band(page, app_url):
+    """Moving the window from 2 to 0 leaves only the diagonal: every other weight is 0."""
+    open_page(page, app_url, "Local_attention")
+    press(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
+    wait_chart(page, "Local, w = 0", "g._fullData[0].z.length === 12")
+    z = chart(page, "Local, w = 0", ROWS)
+    assert all(z[i][j] == (1 if i == j else 0) for i in range(12) for j in range(12))
+    expect(page.get_by_text("144 scores")).to_be_visible()
+    expect(page.get_by_text("12 scores", exact=True)).to_be_visible()  # T(2*0+1) - 0
+    shot(page, "labs_b_local_w0")
+
+
+def test_cost_run_draws_the_measurement(page, app_url):
+    """Pressing Run with T up to 256 draws time and memory for T = 16 ... 256."""
+    open_page(page, app_url, "Cost")
+    expect(page.get_by_text("to time attention and an RNN on this machine")).to_be_visible()
+    press(page, "Longest T", "ArrowLeft", 3)  # 2048 -> 256
+    page.get_by_role("button", name="Run the measurement").click()
+    page.wait_for_selector("[data-testid=stMetric]", timeout=120_000)
+    wait_idle(page, 120_000)
+    wait_chart(page, "Memory against T", "g._fullData[0].x.length === 5")
+    assert chart(page, "Memory against T", "g.layout.xaxis.tickvals") == [16, 32, 64, 128, 256]
+    expect(page.get_by_text("slope 2.00").first).to_be_visible()  # the counted memory: exactly T^2
+    shot(page, "labs_b_cost_measured")
+
+
+def test_block_layer_slider_moves_to_another_layer(page, app_url):
+    """Moving the layer slider redraws the stage chart with that layer's numbers."""
+    open_page(page, app_url, "Transformer_block")
+    axis = "standard deviation (log scale)"
+    y = "JSON.stringify(Array.from(g._fullData[0].y))"  # the first token's line
+    before = chart(page, axis, y)
+    press(page, "MiniLM layer", "ArrowRight")
+    expect(page.get_by_role("heading", name="2. MiniLM layer 1, step by step")).to_be_visible()
+    wait_chart(page, axis, f"{y} !== {json.dumps(before)}")
+    expect(page.get_by_text("0.0e+00")).to_be_visible()  # our steps equal the model's output
+    shot(page, "labs_b_block_layer1")
