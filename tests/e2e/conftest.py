@@ -15,6 +15,8 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LOGS = ROOT / "artifacts" / "logs"
+LOGS.mkdir(parents=True, exist_ok=True)
 # Flags for a closed network (see the README): no background fetches, no sandbox as root.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -50,8 +52,11 @@ def _wait_healthy(url: str, proc: subprocess.Popen, limit_s: float = 60) -> None
 def start_server(port: int) -> subprocess.Popen:
     """Start the app as `make run` does, on `port`."""
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.headless", "true"]  # fmt: skip
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+           "--server.address", "127.0.0.1", "--server.headless", "true",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    # Output to a file, never an unread pipe: a full pipe blocks every server thread.
+    log = open(LOGS / f"streamlit-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
 
 
 @pytest.fixture(scope="session")
