@@ -10,10 +10,14 @@ import numpy as np
 
 from attn_core.errors import AttentionInputError, FullyMaskedRowError, ShapeError
 
+MAX_LEN = 16_384  # a (T, T) mask of this size is 256 MB already
+
 
 def _check_len(t: int, name: str = "t") -> int:
     if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1:
         raise AttentionInputError(f"{name} must be a whole number of at least 1, got {t!r}.")
+    if t > MAX_LEN:
+        raise AttentionInputError(f"{name} = {t} is too long for a T x T mask; at most {MAX_LEN}.")
     return int(t)
 
 
