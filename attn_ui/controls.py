@@ -95,16 +95,25 @@ def update(**values) -> None:
         st.session_state.pop(f"lesson_w_{name}", None)  # re-seed the widget next run
 
 
-def _bind(name: str) -> dict:
-    """Widget kwargs that read from and write back to the shared settings."""
+def _bind(name: str, options: list | None = None) -> dict:
+    """Widget kwargs that start from and write back to the shared settings.
+
+    The widget starts at the setting through `value`/`index` rather than by writing its
+    session-state key, so a value the browser sends wins: after a server restart the
+    browser's widgets carry the learner's latest input into the fresh session.
+    """
     key = f"lesson_w_{name}"
-    if key not in st.session_state:
-        st.session_state[key] = getattr(current(), name)
+    settings = current()  # on a first visit this reads the URL into the shared settings
+    stored = st.session_state["lesson"]
+    if key in st.session_state and name not in stored:
+        stored[name] = st.session_state[key]  # a fresh session: adopt what the browser holds
 
     def keep() -> None:
         st.session_state.setdefault("lesson", {})[name] = st.session_state[key]
 
-    return {"key": key, "on_change": keep}
+    value = stored.get(name, getattr(settings, name))
+    start = {"index": options.index(value)} if options is not None else {"value": value}
+    return {"key": key, "on_change": keep, **start}
 
 
 def sentence_input() -> None:
@@ -125,7 +134,7 @@ def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
             "Weights W_Q, W_K, W_V",
             list(WEIGHT_SOURCES),
             format_func=WEIGHT_SOURCES.get,
-            **_bind("weights"),
+            **_bind("weights", list(WEIGHT_SOURCES)),
         )
         s = current()
         if s.weights != "pretrained":
@@ -139,7 +148,7 @@ def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
         if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
             st.slider("heads", 1, 8, **_bind("n_heads"))
         if mask:
-            st.selectbox("Mask", list(MASKS), format_func=MASKS.get, **_bind("mask"))
+            st.selectbox("Mask", list(MASKS), format_func=MASKS.get, **_bind("mask", list(MASKS)))
             s = current()
             if s.mask == "padding":
                 st.slider("padding tokens at the end", 0, 8, **_bind("n_pad"))
@@ -148,4 +157,17 @@ def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
         st.slider("temperature", 0.1, 5.0, step=0.1, **_bind("temperature"))
         st.toggle("numbers on cells", **_bind("show_numbers"))
         st.toggle("by-hand layout (tokens as columns)", **_bind("columns"))
-    return current()
+    return _to_url(current())
+
+
+def _to_url(s: LessonSettings) -> LessonSettings:
+    """Mirror the settings in the URL: a shareable link, and what a reconnect after a
+    server restart reads back (a new session starts from the URL, see `current`)."""
+    for f in fields(LessonSettings):
+        if f.name in URL_SETTINGS:
+            value = getattr(s, f.name)
+            if value != f.default:
+                st.query_params[f.name] = str(value)
+            elif f.name in st.query_params:
+                del st.query_params[f.name]
+    return s
