@@ -1,0 +1,322 @@
+"""A whole class at once: N learners on one server, typing sentences and moving sliders.
+
+One `streamlit run app.py` on a free loopback port, started and stopped here. Half the
+learners are on /Overview, half on /Multi-head. Each one, for a bounded time, waits a
+think time (uniform 2 to 4 s, seeded), then types a new sentence or moves the heads or
+temperature slider, and waits for the rerun to finish.
+
+1. validation: the same interactions from headless Chromium and from the websocket client
+   (bench/stclient.py) give the same elements (decoded from the frames each one received);
+2. browsers: a handful of Chromium contexts, keypress -> updated figure;
+3. websocket learners for N = 1, 10, 50, 100: p50/p95 latency (rerun sent -> script
+   finished), errors, server CPU and resident memory (from /proc);
+4. idle sessions: resident memory per extra open session.
+
+Run: `.venv/bin/python bench/bench_load.py` (about 6 minutes; `--quick` for a smoke run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.stclient import (  # noqa: E402
+    Decoder,
+    Session,
+    cpu_seconds,
+    free_port,
+    load_1min,
+    rss_mb,
+    start_server,
+    stop_server,
+    wait_healthy,
+)
+
+PAGES = ("Overview", "Multi-head")
+WORDS = (
+    "the a cat dog bird sat ran flew on under over mat house tree river because when and "
+    "small big red old young quick slow happy tired hungry home garden school city night "
+    "morning rain sun friend teacher book letter music song water food bread milk"
+).split()
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def sentence(rng: random.Random) -> str:
+    """6 to 14 common words: one WordPiece token each, so the tokens are the words."""
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14)))
+
+
+def action(rng: random.Random) -> tuple[str, object]:
+    """What a learner does next: type a sentence (half the time) or move a slider."""
+    r = rng.random()
+    if r < 0.5:
+        return "lesson_w_sentence", sentence(rng)
+    if r < 0.75:
+        return "lesson_w_n_heads", rng.randint(1, 4)
+    return "lesson_w_temperature", rng.choice([0.5, 1.0, 1.5, 2.0])
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def record(self, run) -> None:
+        self.latencies.append(run.seconds)
+        if not run.ok:
+            self.errors.append(f"status {run.status} {run.exceptions[:1]}")
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000 if xs else float("nan")
+
+
+# --- websocket learners ------------------------------------------------------------------
+
+
+async def open_sessions(base: str, n: int, stats: Stats) -> list[Session]:
+    """n sessions, each with its first page run done; at most 5 connect at a time."""
+    gate = asyncio.Semaphore(5)
+
+    async def one(i: int) -> Session | None:
+        async with gate:
+            s = Session(base, PAGES[i % 2])
+            try:
+                run = await s.connect()
+            except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
+                stats.errors.append(f"connect: {type(exc).__name__}: {exc}")
+                return None
+            if not run.ok:
+                stats.errors.append(f"first run: status {run.status} {run.exceptions[:1]}")
+            return s
+
+    found = await asyncio.gather(*(one(i) for i in range(n)))
+    return [s for s in found if s is not None]
+
+
+async def learner(s: Session, seed: int, until: float, stats: Stats) -> None:
+    rng = random.Random(seed)
+    while True:
+        think = rng.uniform(2.0, 4.0)  # pacing of a learner, not synchronisation
+        if time.monotonic() + think >= until:
+            return
+        await asyncio.sleep(think)
+        key, value = action(rng)
+        try:
+            stats.record(await s.set(key, value))
+        except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
+            stats.errors.append(f"{key}: {type(exc).__name__}: {exc}")
+            return
+
+
+async def active_phase(base: str, pid: int, n: int, seconds: float) -> str:
+    stats = Stats()
+    sessions = await open_sessions(base, n, stats)
+    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    until = t0 + seconds
+    tasks = [learner(s, 1000 * n + i, until, stats) for i, s in enumerate(sessions)]
+    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 180)
+    wall = time.monotonic() - t0
+    cpu = (cpu_seconds(pid) - cpu0) / wall * 100
+    rss = rss_mb(pid)
+    await asyncio.gather(*(s.close() for s in sessions))
+    lat = stats.latencies
+    line = (
+        f"N={n:<4d} interactions {len(lat):4d}  p50 {pct(lat, 0.5):7.0f} ms  "
+        f"p95 {pct(lat, 0.95):7.0f} ms  errors {len(stats.errors)}  "
+        f"server CPU {cpu:5.0f}% of one core  RSS {rss:6.1f} MiB  load {load_1min():.2f}"
+    )
+    for e in stats.errors[:3]:
+        line += f"\n        error: {e}"
+    return line
+
+
+async def idle_phase(base: str, pid: int, n: int) -> str:
+    stats = Stats()
+    warm = await open_sessions(base, 4, stats)  # caches filled, imports done
+    before = await settled_rss(pid)
+    sessions = await open_sessions(base, n, stats)
+    after = await settled_rss(pid)
+    await asyncio.gather(*(s.close() for s in warm + sessions))
+    closed = await settled_rss(pid)
+    per = (after - before) * 1024 / max(len(sessions), 1)
+    return (
+        f"idle: RSS {before:.1f} MiB -> {after:.1f} MiB with {len(sessions)} more open "
+        f"sessions: {per:.0f} KiB per idle session; after closing all: {closed:.1f} MiB; "
+        f"errors {len(stats.errors)}"
+    )
+
+
+async def settled_rss(pid: int, limit_s: float = 10) -> float:
+    """RSS once two readings 1 s apart agree within 0.5 MiB (or after limit_s)."""
+    last, deadline = rss_mb(pid), time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        await asyncio.sleep(1)
+        now = rss_mb(pid)
+        if abs(now - last) < 0.5:
+            return now
+        last = now
+    return last
+
+
+# --- the browser -------------------------------------------------------------------------
+
+WAIT_TOKENS = """([words, i]) => {
+    const app = document.querySelector('[data-testid=stApp]');
+    const gd = document.querySelectorAll('.js-plotly-plot')[i];
+    return app && app.dataset.testScriptState === 'notRunning' && gd && gd.layout
+        && (gd.layout.yaxis.ticktext || []).join(' ') === words;
+}"""
+WAIT_HEADS = """(n) => {
+    const app = document.querySelector('[data-testid=stApp]');
+    return app && app.dataset.testScriptState === 'notRunning'
+        && [...document.querySelectorAll('h3')].some(h => h.textContent.includes(n + ' heads'));
+}"""
+
+
+async def browser_open(browser, base: str, page: str, frames: list | None = None):
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = await ctx.new_page()
+    if frames is not None:
+        pg.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    await pg.goto(f"{base}/{page}")
+    await pg.wait_for_function(WAIT_HEADS, arg=2, timeout=180_000)
+    return ctx, pg
+
+
+async def browser_type(pg, text: str) -> float:
+    box = pg.get_by_role("textbox", name="Your sentence")
+    await box.fill(text)
+    t0 = time.perf_counter()
+    await box.press("Control+Enter")
+    await pg.wait_for_function(WAIT_TOKENS, arg=[text, 0], timeout=120_000, polling=50)
+    return time.perf_counter() - t0
+
+
+async def browser_heads(pg, n: int, current: int) -> float:
+    slider = pg.get_by_role("slider", name="heads")
+    await slider.focus()
+    t0 = time.perf_counter()
+    for _ in range(abs(n - current)):
+        await pg.keyboard.press("ArrowRight" if n > current else "ArrowLeft")
+    await pg.wait_for_function(WAIT_HEADS, arg=n, timeout=120_000, polling=50)
+    return time.perf_counter() - t0
+
+
+async def browser_phase(base: str, n: int, rounds: int) -> str:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+        async def one(i: int) -> list[float]:
+            rng = random.Random(i)
+            ctx, pg = await browser_open(browser, base, PAGES[i % 2])
+            times, heads = [], 2
+            for _ in range(rounds):
+                times.append(await browser_type(pg, sentence(rng)))
+                new = 3 if heads == 2 else 2
+                times.append(await browser_heads(pg, new, heads))
+                heads = new
+            await ctx.close()
+            return times
+
+        lat = [t for ts in await asyncio.gather(*(one(i) for i in range(n))) for t in ts]
+        await browser.close()
+    return (
+        f"browsers={n}  interactions {len(lat)}  keypress -> updated figure: "
+        f"p50 {pct(lat, 0.5):.0f} ms  p95 {pct(lat, 0.95):.0f} ms  load {load_1min():.2f}"
+    )
+
+
+# --- validation: the browser and the client see the same elements -------------------------
+
+
+async def validate(base: str, page: str) -> str:
+    """Type a sentence, then move heads 2 -> 3, in Chromium and in the client; compare."""
+    from playwright.async_api import async_playwright
+
+    text = "the quick dog ran home because the cat sat"
+    frames: list[bytes] = []
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        ctx, pg = await browser_open(browser, base, page, frames)
+        await browser_type(pg, text)
+        await browser_heads(pg, 3, 2)
+        await ctx.close()  # after this, every frame has been delivered
+        await browser.close()
+    runs = browser_runs(frames)  # the page load, the sentence, the slider
+    seen = runs[-2:]
+    s = Session(base, page)
+    await s.connect()
+    mine = [(await s.set("lesson_w_sentence", text)).elements]
+    mine.append((await s.set("lesson_w_n_heads", 3)).elements)
+    await s.close()
+    return f"validation {page} ({len(runs)} browser runs): " + "; ".join(
+        compare(name, a, b) for name, a, b in zip(("sentence", "heads"), seen, mine, strict=True)
+    )
+
+
+def browser_runs(frames: list[bytes]) -> list[dict]:
+    """The elements of every run the browser saw finish, in order."""
+    dec, runs = Decoder(), []
+    for f in frames:
+        done = dec.feed(f)
+        if done is not None:
+            runs.append(done[1])
+    return runs
+
+
+def compare(name: str, seen: dict, mine: dict) -> str:
+    same = sum(
+        1
+        for path, el in mine.items()
+        if path in seen
+        and seen[path].SerializeToString(deterministic=True)
+        == el.SerializeToString(deterministic=True)
+    )
+    charts = sum(1 for e in mine.values() if e.WhichOneof("type") == "plotly_chart")
+    return (
+        f"{name}: {same}/{len(mine)} client elements byte-identical to the browser's "
+        f"({len(seen)} in the browser run, {charts} charts)"
+    )
+
+
+# --- main ----------------------------------------------------------------------------------
+
+
+async def main(quick: bool, ns: list[int] | None, browsers: bool) -> None:
+    port = free_port()
+    proc = start_server(port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, proc)
+        print(f"server pid {proc.pid} on {base}; load {load_1min():.2f}", flush=True)
+        for page in PAGES if browsers else ():
+            print(await validate(base, page), flush=True)
+        for n in ((1,) if quick else (1, 3)) if browsers else ():
+            print(await browser_phase(base, n, 2 if quick else 4), flush=True)
+        for n in ns or ((1, 10) if quick else (1, 10, 50, 100)):
+            print(await active_phase(base, proc.pid, n, 10 if quick else 40), flush=True)
+        print(await idle_phase(base, proc.pid, 10 if quick else 100), flush=True)
+    finally:
+        stop_server(proc)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small N and short phases")
+    ap.add_argument("--n", type=int, nargs="*", help="only these N (default 1 10 50 100)")
+    ap.add_argument("--no-browser", action="store_true", help="skip validation and browsers")
+    a = ap.parse_args()
+    asyncio.run(main(a.quick, a.n, not a.no_browser))

@@ -1,0 +1,325 @@
+"""A Streamlit session without a browser: the app's own websocket protocol, on loopback only.
+
+The browser's part of the conversation, as recorded from headless Chromium on 1.67:
+
+1. open ``ws://host/_stcore/stream`` with subprotocol ``streamlit``;
+2. send ``BackMsg.rerun_script`` (a ``ClientState``: page name, widget states, the hashes
+   of the large messages it already holds);
+3. receive ``ForwardMsg``s -- ``new_session``, ``delta`` (one element at a ``delta_path``),
+   ``ref_hash`` (an element the client holds already), ``script_finished``.
+
+Widget ids come from the deltas (``$$ID-<hash>-<key>``); a widget change is a rerun whose
+``widget_states`` carry the new value, encoded as the browser encodes it (``KINDS``).
+
+Also: reading a process's CPU time and resident memory from /proc (psutil is not needed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.Slider_pb2 import Slider
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+ROOT = Path(__file__).resolve().parent.parent
+FINISHED_OK = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+
+
+def _set_string(w: WidgetState, v) -> None:
+    w.string_value = v
+
+
+def _set_string_array(w: WidgetState, v) -> None:
+    w.string_array_value.data[:] = [str(v)]
+
+
+def _set_double_array(w: WidgetState, v) -> None:
+    w.double_array_value.data[:] = [float(v)]
+
+
+def _set_int(w: WidgetState, v) -> None:
+    w.int_value = int(v)
+
+
+def _set_bool(w: WidgetState, v) -> None:
+    w.bool_value = bool(v)
+
+
+def _set_trigger(w: WidgetState, v) -> None:
+    w.trigger_value = True
+
+
+# Element type -> how the browser encodes that widget's value (seen in recorded frames).
+KINDS = {
+    "text_area": _set_string,
+    "text_input": _set_string,
+    "radio": _set_string,  # the option's label as shown
+    "selectbox": _set_string,  # the option's label as shown
+    "select_slider": _set_string_array,  # the option's label as shown
+    "slider": _set_double_array,
+    "number_input": _set_int,
+    "checkbox": _set_bool,  # st.toggle is a checkbox element
+    "button": _set_trigger,
+}
+
+
+@dataclass
+class Run:
+    """One script run as the client saw it."""
+
+    seconds: float
+    status: int | None  # ScriptFinishedStatus, None if it never finished
+    elements: dict[tuple[int, ...], object]  # delta_path -> Element proto
+    exceptions: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.status == FINISHED_OK and not self.exceptions
+
+    def of_type(self, kind: str) -> list:
+        """The elements of one type (e.g. "plotly_chart", "dataframe"), in delta-path order."""
+        found = sorted(self.elements.items())
+        return [getattr(e, kind) for _, e in found if e.WhichOneof("type") == kind]
+
+
+@dataclass
+class Session:
+    """One learner's tab, as the server sees it."""
+
+    base: str  # http://127.0.0.1:port
+    page: str  # "Overview", "Multi-head", "" for the home page
+    timeout_s: float = 120.0
+    ws: object = None
+    states: dict[str, WidgetState] = field(default_factory=dict)  # id -> last value sent
+    decoder: Decoder = field(default_factory=lambda: Decoder())
+
+    async def connect(self) -> Run:
+        url = self.base.replace("http://", "ws://") + "/_stcore/stream"
+        self.ws = await websockets.connect(  # a browser sends no websocket pings either
+            url,
+            subprotocols=["streamlit"],
+            max_size=64 * 2**20,
+            open_timeout=self.timeout_s,
+            ping_interval=None,
+        )
+        return await self.rerun()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def set(self, key: str, value) -> Run:
+        """Change one widget, as a learner would, and wait for the rerun it causes."""
+        t0 = await self.send(key, value)
+        return await asyncio.wait_for(self._collect(t0), self.timeout_s)
+
+    async def send(self, key: str, value) -> float:
+        """Change one widget without waiting; returns the time sent (for `finish`)."""
+        wid, kind = self.widgets[key]
+        w = WidgetState(id=wid)
+        KINDS[kind](w, value)
+        self.states[wid] = w
+        t0 = await self._send_rerun()
+        if kind == "button":
+            del self.states[wid]  # a trigger is true for one run only
+        return t0
+
+    async def wait_for(self, kind: str | None, limit_s: float = 60.0):
+        """Read frames until an element of `kind` (e.g. "spinner"; None: any element) arrives
+        in the current run.
+
+        Returns the element; raises TimeoutError at the deadline, RuntimeError if the run
+        finishes without one.
+        """
+
+        async def read():
+            while True:
+                els = [*self.decoder.elements.values(), *self.decoder.transients]
+                seen = [e for e in els if kind in (None, e.WhichOneof("type"))]
+                if seen:
+                    return seen[-1]
+                if self.decoder.feed(await self.ws.recv()) is not None:
+                    raise RuntimeError(f"the run finished without a {kind} element")
+
+        return await asyncio.wait_for(read(), limit_s)
+
+    async def finish(self, t0: float) -> Run:
+        """Wait for the run started at `t0` (by `send`) to finish."""
+        return await asyncio.wait_for(self._collect(t0), self.timeout_s)
+
+    async def rerun(self) -> Run:
+        t0 = await self._send_rerun()
+        return await asyncio.wait_for(self._collect(t0), self.timeout_s)
+
+    async def _send_rerun(self) -> float:
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.page_name = self.page
+        cs.page_script_hash = self.page_hash
+        cs.widget_states.widgets.extend(self.states.values())
+        cs.cached_message_hashes.extend(self.decoder.cache.keys())
+        cs.context_info.timezone = "UTC"
+        cs.context_info.locale = "en-US"
+        cs.context_info.url = f"{self.base}/{self.page}"
+        t0 = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        return t0
+
+    async def _collect(self, t0: float) -> Run:
+        while True:
+            done = self.decoder.feed(await self.ws.recv())
+            if done is not None:
+                status, elements, exceptions = done
+                return Run(time.perf_counter() - t0, status, elements, exceptions)
+
+    @property
+    def widgets(self) -> dict[str, tuple[str, str]]:
+        return self.decoder.widgets
+
+    @property
+    def page_hash(self) -> str:
+        return self.decoder.page_hash
+
+
+@dataclass
+class Decoder:
+    """Turns the server's ForwardMsgs into finished runs, as the browser does.
+
+    Used by `Session` and, on frames recorded from Chromium, by the validation, so both
+    sides are read by the same code.
+    """
+
+    widgets: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (id, kind)
+    cache: OrderedDict = field(default_factory=OrderedDict)  # hash -> ForwardMsg, bounded
+    page_hash: str = ""
+    elements: dict = field(default_factory=dict)
+    exceptions: list = field(default_factory=list)
+    transients: list = field(default_factory=list)  # of the current run
+
+    def feed(self, data: bytes):
+        """One frame; returns (status, elements, exceptions) when it finishes a run."""
+        fm = ForwardMsg()
+        fm.ParseFromString(data)
+        kind = fm.WhichOneof("type")
+        if kind == "ref_hash":
+            held = ForwardMsg()
+            held.CopyFrom(self.cache[fm.ref_hash])
+            held.metadata.CopyFrom(fm.metadata)
+            fm, kind = held, held.WhichOneof("type")
+        elif fm.metadata.cacheable:
+            self._remember(fm)
+        if kind == "navigation":  # the page this run shows, as the browser keeps it
+            self.page_hash = fm.navigation.page_script_hash
+        elif kind == "delta" and fm.delta.WhichOneof("type") == "new_transient":
+            for el in fm.delta.new_transient.elements:  # spinners, toasts: shown, then gone
+                self.transients.append(el)
+        elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            el = fm.delta.new_element
+            self.elements[tuple(fm.metadata.delta_path)] = el
+            self._learn_widget(el)
+            if el.WhichOneof("type") == "exception":
+                self.exceptions.append(f"{el.exception.type}: {el.exception.message}")
+        elif kind == "script_finished":
+            done = (fm.script_finished, self.elements, self.exceptions)
+            self.elements, self.exceptions, self.transients = {}, [], []
+            return done
+        return None
+
+    def _remember(self, fm: ForwardMsg) -> None:
+        held = ForwardMsg()
+        held.CopyFrom(fm)
+        self.cache[fm.hash] = held
+        while len(self.cache) > 256:  # the browser keeps a bounded cache too
+            self.cache.popitem(last=False)
+
+    def _learn_widget(self, el) -> None:
+        kind = el.WhichOneof("type")
+        wid = getattr(getattr(el, kind), "id", "") if kind in KINDS else ""
+        if kind == "slider" and el.slider.type == Slider.Type.SELECT_SLIDER:
+            kind = "select_slider"  # one element type, two encodings
+        if wid.startswith("$$ID-"):
+            self.widgets[wid.split("-", 2)[2]] = (wid, kind)
+
+
+# --- the server and its /proc figures ---------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, *extra: str) -> subprocess.Popen:
+    """`streamlit run app.py` on loopback; its log goes to a private temp file (proc.log_path).
+
+    Never stderr=PIPE without a reader: once the pipe's 64 KiB fill up (the file watcher
+    logs "Inotify queue overflowed" while others edit the tree) every thread of the server
+    blocks on the logging write and the server stops answering. The file watcher is off:
+    a deployed server does not reload code.
+    """
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--server.headless", "true",
+           "--server.fileWatcherType", "none", *extra]  # fmt: skip
+    fd, log_path = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
+    with os.fdopen(fd, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc.log_path = log_path
+    return proc
+
+
+def wait_healthy(base: str, proc: subprocess.Popen, limit_s: float = 120) -> None:
+    """Poll /_stcore/health until it answers 200, the process dies, or the deadline passes."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"streamlit did not become healthy at {base} in {limit_s} s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=20)
+    Path(getattr(proc, "log_path", "/nonexistent")).unlink(missing_ok=True)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory (VmRSS) of a process, in MiB, from /proc/<pid>/status."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, in seconds, from /proc/<pid>/stat."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()  # the name may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def load_1min() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])

@@ -1,0 +1,83 @@
+"""One learner runs the heaviest thing the app offers; another learner's edit still comes back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from bench.stclient import Session, free_port, start_server, stop_server, wait_healthy
+
+LIGHT = "the dog ran home"
+
+
+@pytest.fixture(scope="module")
+def base():
+    port = free_port()
+    proc = start_server(port)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url
+    finally:
+        stop_server(proc)
+
+
+def rows(run) -> list[str]:
+    """The row labels of the run's first heatmap (the tokens on the step pages)."""
+    return json.loads(run.of_type("plotly_chart")[0].spec)["layout"]["yaxis"]["ticktext"]
+
+
+async def light_edit(s: Session, words: str):
+    run = await s.set("lesson_w_sentence", words)
+    assert run.ok, (run.status, run.exceptions)
+    assert rows(run) == words.split()
+    return run
+
+
+async def heavy_and_light(base: str, heavy_page: str, heavy_steps: list, sign: str | None) -> dict:
+    """Start the heavy run, wait for its first `sign` element, then time the light edit."""
+    light, heavy = Session(base, "Overview"), Session(base, heavy_page)
+    assert (await light.connect()).ok and (await heavy.connect()).ok
+    alone = await light_edit(light, "the cat ran home")
+    for key, value in heavy_steps[:-1]:
+        assert (await heavy.set(key, value)).ok
+    t0 = await heavy.send(*heavy_steps[-1])
+    await heavy.wait_for(sign, limit_s=120)  # the heavy run is under way
+    heavy_task = asyncio.create_task(heavy.finish(t0))  # reads the heavy frames meanwhile
+    during = await light_edit(light, LIGHT)
+    light_end = time.perf_counter()
+    heavy_run = await heavy_task
+    overlapped = t0 + heavy_run.seconds > light_end  # the heavy run ended after the edit
+    await asyncio.gather(light.close(), heavy.close())
+    return {"alone": alone, "during": during, "heavy": heavy_run, "overlapped": overlapped}
+
+
+def report(name: str, got: dict) -> None:
+    print(
+        f"\n{name}: light edit alone {got['alone'].seconds * 1000:.0f} ms, during the heavy run "
+        f"{got['during'].seconds * 1000:.0f} ms; heavy run {got['heavy'].seconds:.1f} s; "
+        f"still running when the edit came back: {got['overlapped']}"
+    )
+
+
+def test_cost_timing_does_not_block_another_learner(base):
+    """The cost lab's measurement (T up to 2048, d = 128, best of 9) while another edits."""
+    steps = [("cost_d", 128), ("cost_repeats", 9), ("cost_run", True)]
+    got = asyncio.run(asyncio.wait_for(heavy_and_light(base, "Cost", steps, "spinner"), 300))
+    report("cost lab", got)
+    assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
+    assert any("Measured" in h.body for h in got["heavy"].of_type("heading"))
+    assert rows(got["during"]) == LIGHT.split()
+
+
+def test_model_explorer_does_not_block_another_learner(base):
+    """MiniLM on a long text (truncated to the explorer's limit) while another edits."""
+    text = " ".join(["attention lets every word look at every other word"] * 20)
+    steps = [("explorer_sentence", text)]
+    got = asyncio.run(asyncio.wait_for(heavy_and_light(base, "Model_explorer", steps, None), 300))
+    report("model explorer", got)
+    assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
+    assert rows(got["during"]) == LIGHT.split()

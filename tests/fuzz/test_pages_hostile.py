@@ -1,0 +1,61 @@
+"""HTML and Markdown typed as the sentence are shown as text, never rendered."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attn_core.text import embed
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ["<script>alert(1)</script>", "<b>x</b>", "**x** [a](javascript:x)"]
+PAGES = ["pages/00_Overview.py", "pages/01_Tokens.py", "pages/08_Multi-head.py",
+         "pages/44_Cross_attention.py"]  # fmt: skip
+RAW = ("<script", "<b>", "**x**", "javascript:")
+
+
+def typed(page: str, sentence: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(page)
+    at.run()
+    at.text_area(key="lesson_w_sentence").input(sentence).run()
+    return at
+
+
+def table_tokens(at: AppTest) -> list[list[str]]:
+    """Each dataframe's row labels, and each text column, as lists of strings."""
+    found = []
+    for df in (d.value for d in at.dataframe):
+        found.append([str(i) for i in df.index])
+        found += [[str(v) for v in df[c]] for c in df.columns if df[c].dtype == object]
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("sentence", HOSTILE)
+def test_hostile_sentence_is_shown_as_text(page, sentence):
+    """No exception; the tokens are table data; no Markdown element carries the raw text."""
+    at = typed(page, sentence)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key="lesson_w_sentence").value == sentence
+    tokens, _ = embed(sentence, 8)
+    labelled = [f"{i} {t}" for i, t in enumerate(tokens)]
+    columns = table_tokens(at)
+    assert labelled in columns or list(tokens) in columns, (tokens, [c[:5] for c in columns])
+    rendered = [str(e.value) for kind in ("markdown", "caption", "title", "header", "subheader")
+                for e in getattr(at, kind)]  # fmt: skip
+    leaked = [(r, m) for m in rendered for r in RAW if r in m]
+    assert not leaked, leaked
+
+
+def test_no_raw_html_in_the_app_code():
+    """Nothing in pages/ or attn_ui/ switches Streamlit's HTML escaping off."""
+    files = [*ROOT.glob("pages/*.py"), *ROOT.glob("attn_ui/**/*.py"), ROOT / "app.py"]
+    assert len(files) > 20, files
+    pattern = re.compile(r"unsafe_allow_html\s*=\s*True|\bst\.html\s*\(")
+    hits = [f"{f.relative_to(ROOT)}: {m.group()}" for f in files
+            for m in pattern.finditer(f.read_text(encoding="utf-8"))]  # fmt: skip
+    assert not hits, hits
