@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -63,10 +64,17 @@ def report(name: str, got: dict) -> None:
     )
 
 
+def run_async(coro, limit_s: float = 300):
+    """Run the websocket clients in their own thread: when the browser tests ran first in
+    this process, Playwright's sync API still holds an event loop in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, limit_s)).result()
+
+
 def test_cost_timing_does_not_block_another_learner(base):
     """The cost lab's measurement (T up to 2048, d = 128, best of 9) while another edits."""
     steps = [("cost_d", 128), ("cost_repeats", 9), ("cost_run", True)]
-    got = asyncio.run(asyncio.wait_for(heavy_and_light(base, "Cost", steps, "spinner"), 300))
+    got = run_async(heavy_and_light(base, "Cost", steps, "spinner"))
     report("cost lab", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert any("Measured" in h.body for h in got["heavy"].of_type("heading"))
@@ -77,7 +85,7 @@ def test_model_explorer_does_not_block_another_learner(base):
     """MiniLM on a long text (truncated to the explorer's limit) while another edits."""
     text = " ".join(["attention lets every word look at every other word"] * 20)
     steps = [("explorer_sentence", text)]
-    got = asyncio.run(asyncio.wait_for(heavy_and_light(base, "Model_explorer", steps, None), 300))
+    got = run_async(heavy_and_light(base, "Model_explorer", steps, None))
     report("model explorer", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert rows(got["during"]) == LIGHT.split()
