@@ -2,6 +2,11 @@
 
 Plotly merges repeated category labels ("the" twice would lose a row), so the
 axes are indexed by position and the token strings are only tick labels.
+
+The figure is built as a plain Plotly dict (`heatmap_spec`) and sent with `chart`,
+without Plotly's per-property validation: the step pages draw a dozen heatmaps per
+interaction, and validating them was most of the page's time (bench/bench_app.py).
+The tests check every spec against Plotly's schema instead (tests/app/test_heatmap.py).
 """
 
 from __future__ import annotations
@@ -10,14 +15,20 @@ import html
 
 import numpy as np
 import plotly.graph_objects as go
+import streamlit as st
+from plotly.colors import get_colorscale
 
 # Numbers are printed on cells only when the grid is small enough to read them.
 MAX_CELLS_WITH_NUMBERS = 24 * 24
 MAX_GAPPED = 64  # rows or columns beyond which cells are drawn without white gaps
 MAX_LABELS = 66  # every tick labelled up to 64 tokens plus [CLS] and [SEP]
 
-DIVERGING = "RdBu_r"  # signed values: blue negative, white 0, red positive
-SEQUENTIAL = "Blues"  # weights in [0, 1]
+# Scales as explicit colour lists: Plotly.js reads a name such as "Blues" as its own,
+# differently ordered scale, and the specs here do not pass through Python's expansion.
+DIVERGING = get_colorscale("RdBu_r")  # signed values: blue negative, white 0, red positive
+SEQUENTIAL = get_colorscale("Blues")  # weights in [0, 1]: white 0, dark blue 1
+
+CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 def safe_label(token: str) -> str:
@@ -36,7 +47,28 @@ def _ticks(labels: list[str]) -> dict:
     return {"tickvals": idx, "ticktext": [labels[i] for i in idx]}
 
 
-def heatmap(
+def cell_text(m: np.ndarray, decimals: int) -> np.ndarray:
+    """Each cell rounded for display, "-∞" where masked, never "-0.0"."""
+    return np.where(np.isfinite(m), (np.round(m, decimals) + 0.0).astype(str), "-∞")
+
+
+def _positions(n_r: int, n_c: int) -> np.ndarray:
+    """(R, C, 2) row and column index of every cell, for the hover ("query 3: the")."""
+    pos = np.empty((n_r, n_c, 2), dtype=np.int32)
+    pos[..., 0] = np.arange(n_r)[:, None]
+    pos[..., 1] = np.arange(n_c)[None, :]
+    return pos
+
+
+def _hover_lines(rows, cols, row_title, col_title, text, extra) -> np.ndarray:
+    """(R, C) hover strings, for the heatmaps whose hover cannot be a template alone."""
+    r = np.array([f"{row_title} {i}: {w}<br>" for i, w in enumerate(rows)], dtype=object)
+    c = np.array([f"{col_title} {j}: {w}<br>value: " for j, w in enumerate(cols)], dtype=object)
+    lines = r[:, None] + c[None, :] + text.astype(object)
+    return lines if extra is None else lines + np.asarray(extra, dtype=object)
+
+
+def heatmap_spec(
     m: np.ndarray,
     rows,
     cols,
@@ -49,8 +81,8 @@ def heatmap(
     decimals: int = 2,
     hover: np.ndarray | None = None,
     height: int | None = None,
-) -> go.Figure:
-    """A labelled heatmap of the (R, C) matrix `m`.
+) -> dict:
+    """A labelled heatmap of the (R, C) matrix `m`, as a Plotly figure dict.
 
     kind : "signed" (diverging scale centred at 0) or "weights" (0..1 scale).
     rows, cols : labels, one per row/column (tokens or feature names).
@@ -59,55 +91,84 @@ def heatmap(
     m = np.asarray(m, dtype=float)
     n_r, n_c = m.shape
     rows, cols = tick_labels(rows), tick_labels(cols)
-    shown = np.where(np.isfinite(m), m, np.nan)  # -inf (masked) shows as an empty cell
+    finite = np.isfinite(m)
+    shown = np.where(finite, m, np.nan)  # -inf (masked) shows as an empty cell
     if kind == "weights":
         scale = {"colorscale": SEQUENTIAL, "zmin": 0.0, "zmax": 1.0}
     else:
-        lim = float(np.nanmax(np.abs(shown))) if np.isfinite(shown).any() else 1.0
+        lim = float(np.abs(m[finite]).max()) if finite.any() else 1.0
         scale = {"colorscale": DIVERGING, "zmid": 0.0, "zmin": -lim or -1, "zmax": lim or 1}
-    custom = np.empty((n_r, n_c, 5), dtype=object)
-    custom[..., 0] = np.array(rows, dtype=object)[:, None]
-    custom[..., 1] = np.array(cols, dtype=object)[None, :]
-    custom[..., 2] = "" if hover is None else hover
-    custom[..., 3] = np.arange(n_r)[:, None]  # positions: %{y} would print the tick label
-    custom[..., 4] = np.arange(n_c)[None, :]
     decimals = decimals if n_c <= 8 else min(decimals, 1)  # narrow cells: fewer digits
-    text = np.where(np.isfinite(m), (np.round(m, decimals) + 0.0).astype(str), "-∞")  # no -0.0
-    trace = go.Heatmap(
-        z=shown,
-        x=list(range(n_c)),
-        y=list(range(n_r)),
-        customdata=custom,
-        text=text,
-        texttemplate="%{text}" if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS else None,
-        hovertemplate=(
-            f"{row_title} %{{customdata[3]}}: %{{customdata[0]}}"
-            f"<br>{col_title} %{{customdata[4]}}: %{{customdata[1]}}"
-            "<br>value: %{text}%{customdata[2]}<extra></extra>"
-        ),
-        xgap=1 if n_c <= MAX_GAPPED else 0,  # a gap would hide cells a pixel or two wide
-        ygap=1 if n_r <= MAX_GAPPED else 0,
+    trace = {
+        "type": "heatmap",
+        "z": shown,
+        "x": list(range(n_c)),
+        "y": list(range(n_r)),
+        "xgap": 1 if n_c <= MAX_GAPPED else 0,  # a gap would hide cells a pixel or two wide
+        "ygap": 1 if n_r <= MAX_GAPPED else 0,
+        "colorbar": {"thickness": 12, "len": 0.9},
         **scale,
-    )
-    fig = go.Figure(trace)
-    rotate = n_c > 6 or max(len(c) for c in cols) > 4
-    tick_room = 7 * min(max(len(c) for c in cols), 14) if rotate else 20
-    fig.update_traces(colorbar={"thickness": 12, "len": 0.9})
-    fig.update_layout(
-        title={"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        height=height or max(240, min(720, 90 + 24 * n_r + tick_room)),
-        xaxis={
+    }
+    value = f"%{{z:.{decimals}f}}"
+    if not finite.all():  # masked cells: "-∞" on the cell and in the hover, never "NaN"
+        trace["text"], value = cell_text(m, decimals), "%{text}"
+    if hover is None and max(n_r, n_c) <= MAX_LABELS:
+        # Plotly prints an axis's tick label for %{y}: the hover is a template over the
+        # cell's position, not 1,024 strings for a 32 x 32 map (those strings were most
+        # of the browser's drawing time, bench/bench_app.py).
+        trace["customdata"] = _positions(n_r, n_c)
+        trace["hovertemplate"] = (
+            f"{row_title} %{{customdata[0]}}: %{{y}}<br>{col_title} %{{customdata[1]}}: %{{x}}"
+            f"<br>value: {value}<extra></extra>"
+        )
+    else:  # extra per-cell text, or thinned tick labels: write each cell's hover out
+        text = cell_text(m, decimals)
+        trace["hovertext"] = _hover_lines(rows, cols, row_title, col_title, text, hover)
+        trace["hovertemplate"] = "%{hovertext}<extra></extra>"
+    if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS:
+        trace["texttemplate"] = value
+    widest = max(len(c) for c in cols)
+    rotate = n_c > 6 or widest > 4
+    tick_room = 7 * min(widest, 14) if rotate else 20
+    layout = {
+        "title": {"text": safe_label(title), "x": 0, "font": {"size": 15}},
+        "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        "height": height or max(240, min(720, 90 + 24 * n_r + tick_room)),
+        "xaxis": {
             "tickmode": "array",
             **_ticks(cols),
-            "title": col_title,
+            "title": {"text": col_title},
             "tickangle": -90 if rotate else 0,
         },
-        yaxis={
+        "yaxis": {
             "tickmode": "array",
             **_ticks(rows),
-            "title": row_title,
+            "title": {"text": row_title},
             "autorange": "reversed",  # row 0 on top, as in the maths
         },
-    )
-    return fig
+    }
+    return {"data": [trace], "layout": layout}
+
+
+def heatmap(m: np.ndarray, rows, cols, **kwargs) -> go.Figure:
+    """`heatmap_spec` as a validated Figure, for charts that go on to add traces or layout."""
+    return go.Figure(heatmap_spec(m, rows, cols, **kwargs))
+
+
+class _Prebuilt(go.Figure):
+    """A figure whose dict is already built: Streamlit takes a Figure's `to_dict()` as valid.
+
+    Figure.__init__ is skipped on purpose: it builds an empty figure and its template
+    (about 1.7 ms), only for Streamlit to ask for the dict we already have.
+    """
+
+    def __init__(self, spec: dict):  # noqa: D107 - deliberately no super().__init__()
+        self.__dict__["_spec"] = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+
+def chart(spec: dict, key: str) -> None:
+    """Send a `heatmap_spec` dict to the page as it is (no second validation pass)."""
+    st.plotly_chart(_Prebuilt(spec), key=key, config=CHART_CONFIG, width="stretch")

@@ -13,7 +13,7 @@ import streamlit as st
 
 from attn_core.cost import CostCurve, Fit
 from attn_ui.heatmap import heatmap, safe_label
-from attn_ui.views import CHART_CONFIG, table
+from attn_ui.views import CHART_CONFIG, numbers, table
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 BAND = "#ff7f0e"
@@ -53,8 +53,7 @@ def band_matrix(
         type="path", path=_band_path(len(tokens), width), line={"color": BAND, "width": 3}
     )
     show(fig, f"{key}_chart")
-    with st.expander(f"Numbers of {name} (table, CSV download)"):
-        st.dataframe(table(m, tokens, tokens), key=f"{key}_table")
+    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, tokens, tokens), key=key)
 
 
 def loglog(title: str, x_title: str, y_title: str, series: Sequence[tuple], ticks=None):

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_ui.heatmap import heatmap
+from attn_ui.heatmap import CHART_CONFIG, chart, heatmap_spec
 
-CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+__all__ = ["CHART_CONFIG", "features", "labels", "matrix", "numbers", "show_error", "table"]
 
 
 def labels(names: Sequence[str]) -> list[str]:
@@ -54,13 +54,23 @@ def matrix(
         hover = None if hover is None else hover.T
         name = by_hand_name or f"({name})ᵀ"
     title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
-    fig = heatmap(
+    spec = heatmap_spec(
         m, rows, cols, title=title, kind=kind, row_title=row_title, col_title=col_title,
         show_numbers=show_numbers, hover=hover, height=height,
     )  # fmt: skip
-    st.plotly_chart(fig, key=f"{key}_chart", config=CHART_CONFIG, width="stretch")
-    with st.expander(f"Numbers of {name} (table, CSV download)"):
-        st.dataframe(table(m, rows, cols), key=f"{key}_table")
+    chart(spec, key=f"{key}_chart")
+    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+
+
+def numbers(label: str, make: Callable[[], pd.DataFrame], *, key: str) -> None:
+    """A table in an expander that is built only while the expander is open.
+
+    A collapsed table still costs its DataFrame and its Arrow bytes on every rerun, a dozen
+    times per step page; opening the expander reruns the page and draws it then.
+    """
+    box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
+    if box.open:
+        box.dataframe(make(), key=f"{key}_table")
 
 
 def show_error(exc: Exception) -> None:

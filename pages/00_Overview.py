@@ -70,7 +70,7 @@ if run.multi is not None:
     st.caption(
         "Each head has its own W_Q, W_K, W_V; their outputs are concatenated and mixed by W_O."
     )
-    heads = st.columns(min(run.multi.n_heads, 4))
+    heads = st.columns(min(run.multi.n_heads, 2))  # wider than 4 across: labels would overlap
     for h, head in enumerate(run.multi.heads):
         with heads[h % len(heads)]:
             views.matrix(head.weights, tok, tok, name=f"head {h}: A", kind="weights",

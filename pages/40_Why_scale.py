@@ -67,7 +67,7 @@ for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(
         fig = charts.fixed_heatmap(jac, keys, keys, title=name, limit=0.25, row_title="weight p_i",
                                    col_title="score s_j", show_numbers=n_keys <= 8)  # fmt: skip
         labs_a.chart(fig, f"why_scale_jac{n}")
-        with st.expander(f"Numbers of {name}"):
-            st.dataframe(views.table(jac, keys, keys), key=f"why_scale_jac{n}_table")
+        views.numbers(f"Numbers of {name}", lambda jac=jac: views.table(jac, keys, keys),
+                      key=f"why_scale_jac{n}")  # fmt: skip
 
 layout.footer(__file__)

@@ -87,7 +87,10 @@ st.caption(
     f"Colours stop at ±{charts.clip_limit(m):.2f}, the 99th percentile of |entries|: "
     "a few features of a trained model are far larger than the rest."
 )
-with st.expander(f"Numbers of {name} (table, CSV download)"):
-    st.dataframe(views.table(m, run.tokens, views.features(m.shape[1])), key="block_heat_table")
+views.numbers(
+    f"Numbers of {name} (table, CSV download)",
+    lambda: views.table(m, run.tokens, views.features(m.shape[1])),
+    key="block_heat",
+)
 
 layout.footer(__file__)

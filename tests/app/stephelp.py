@@ -8,7 +8,7 @@ import json
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from apphelp import rerun
+from apphelp import open_tables, rerun
 
 # sentence -> (where the message must be, a word it must contain); None: the page just works
 BAD_SENTENCES = {
@@ -51,6 +51,7 @@ def type_sentence(at: AppTest, sentence: str) -> AppTest:
 
 def numeric_tables(at: AppTest, *, skip=()) -> list[np.ndarray]:
     """Every table whose cells are all numbers, except those in expanders labelled with `skip`."""
+    open_tables(at)
     skipped = [
         e.dataframe[0].proto for e in at.expander if e.dataframe and any(p in e.label for p in skip)
     ]

@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from apphelp import load, rerun, table
+from apphelp import load, open_tables, rerun, table
 from attn_core.pretrained import load_minilm
 from attn_ui.explorer import DEFAULT_SENTENCE
 
+OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"
 
 
@@ -44,7 +45,7 @@ def test_aggregate_over_a_layer_equals_numpy(model, how):
 
 
 def test_repeated_word_keeps_a_row_per_token(model):
-    at = type_sentence(load(PAGE), "the cat saw the cat")
+    at = open_tables(type_sentence(load(PAGE), "the cat saw the cat"))
     exp = next(e for e in at.expander if "Layer 0, head 0" in e.label)
     assert list(exp.dataframe[0].value.index) == [
         "0 [CLS]", "1 the", "2 cat", "3 saw", "4 the", "5 cat", "6 [SEP]",
@@ -70,7 +71,7 @@ def test_empty_input_asks_for_a_word():
 
 
 def test_text_the_vocabulary_lacks_shows_unk():
-    at = type_sentence(load(PAGE), "Привет 🙂 мир")
+    at = open_tables(type_sentence(load(PAGE), "Привет 🙂 мир"))
     exp = next(e for e in at.expander if "Layer 0, head 0" in e.label)
     rows = list(exp.dataframe[0].value.index)
     assert rows[0] == "0 [CLS]" and any(r.endswith(" [UNK]") for r in rows)
@@ -115,6 +116,7 @@ def test_open_in_lessons_shows_the_real_head_on_the_overview(model):
     at.button(key="explorer_open").click()
     rerun(at)
     assert at.title[0].value.startswith("Overview")
+    at.switch_page(OVERVIEW)  # AppTest reruns the page it was last given; stay on this one
     want = model.run("the cat saw the dog").attentions[3, 1]
     np.testing.assert_allclose(table(at, "A = softmax"), want, atol=1e-6)
     assert table(at, "Q = X W_Q").shape == (7, 32)  # d_k = 32
@@ -127,6 +129,7 @@ def test_a_long_text_opens_in_the_lessons_cut_to_what_they_take(model):
     at.button(key="explorer_open").click()
     rerun(at)
     assert at.title[0].value.startswith("Overview") and not at.error
+    at.switch_page(OVERVIEW)
     want = model.run(" ".join(words[:64])).attentions[0, 0]  # 64 words + [CLS] + [SEP]
     np.testing.assert_allclose(table(at, "A = softmax"), want, atol=1e-6)
 

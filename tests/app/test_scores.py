@@ -24,9 +24,9 @@ def test_default_scores_equal_the_engine():
 def test_hover_writes_out_each_sum_of_products():
     at = load(PAGE)
     t = expected().trace
-    hover = chart(at, "S = Q Kᵀ")["data"][0]["customdata"]
+    hover = chart(at, "S = Q Kᵀ")["data"][0]["hovertext"]
     i, j = 2, 5
-    text = hover[i][j][2]
+    text = "<br>" + hover[i][j].split("<br>", 3)[3]  # after query, key and value
     assert text.startswith(f"<br>q{i}·k{j} = {factor(t.q[i, 0])}×{factor(t.k[j, 0])} + ")
     assert text.count("×") == t.d_k
     assert text.endswith(f"= {factor(t.scores[i, j]).strip('()')}")
@@ -36,7 +36,7 @@ def test_hover_shortens_long_sums():
     at = load(PAGE)
     at.select_slider(key="lesson_w_d_k").set_value(32)
     rerun(at)
-    text = chart(at, "S = Q Kᵀ")["data"][0]["customdata"][0][1][2]
+    text = chart(at, "S = Q Kᵀ")["data"][0]["hovertext"][0][1]
     assert text.count("×") == 8 and "(24 more products)" in text
 
 

@@ -80,7 +80,7 @@ def test_numbers_on_cells_toggle_reaches_the_heatmaps():
     at = load(PAGE)
     heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
     assert len(heatmaps) == 3
-    assert all(f["data"][0].get("texttemplate") == "%{text}" for f in heatmaps)
+    assert all(f["data"][0].get("texttemplate", "").startswith("%{") for f in heatmaps)
     at.toggle(key="lesson_w_show_numbers").set_value(False)
     rerun(at)
     heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]

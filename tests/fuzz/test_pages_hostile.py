@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apphelp import open_tables
 from attn_core.text import embed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +23,7 @@ def typed(page: str, sentence: str) -> AppTest:
     at.switch_page(page)
     at.run()
     at.text_area(key="lesson_w_sentence").input(sentence).run()
-    return at
+    return open_tables(at)
 
 
 def table_tokens(at: AppTest) -> list[list[str]]:

@@ -1,0 +1,104 @@
+"""The heatmap fast path: specs built as plain dicts must still be valid Plotly, cell for cell.
+
+Pages send `heatmap_spec` dicts without Plotly's validation (attn_ui.heatmap.chart), so
+these tests do that validation instead, on the specs and on every figure the step pages draw.
+"""
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from stephelp import figures
+
+from apphelp import load
+from attn_ui.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
+
+STEP_PAGES = [
+    "pages/00_Overview.py", "pages/01_Tokens.py", "pages/02_Projection.py",
+    "pages/03_Scores.py", "pages/04_Scaling.py", "pages/05_Softmax.py",
+    "pages/06_Weighted_sum.py", "pages/07_Masking.py", "pages/08_Multi-head.py",
+]  # fmt: skip
+
+
+def validated(spec: dict) -> dict:
+    """Plotly's own validation (raises on any unknown or ill-typed property), back as a dict."""
+    return go.Figure(spec).to_dict()
+
+
+CASES = {
+    "signed with a masked cell": (np.array([[1.0, -np.inf], [-2.5, 0.25]]), {}),
+    "weights": (np.array([[0.3, 0.7], [1.0, 0.0]]), {"kind": "weights"}),
+    "one cell": (np.array([[4.0]]), {"title": "S"}),
+    "extra hover": (np.ones((2, 3)), {"hover": np.array([["a", "b", "c"], ["d", "e", "f"]])}),
+    "no numbers": (np.zeros((3, 3)), {"show_numbers": False}),
+    "all masked": (np.full((2, 2), -np.inf), {}),
+    "wide model features": (np.random.default_rng(0).normal(size=(5, 384)), {}),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_kind_of_spec_is_valid_plotly_and_keeps_every_setting(case):
+    m, kwargs = CASES[case]
+    rows = [f"r{i}" for i in range(m.shape[0])]
+    cols = [f"c{j}" for j in range(m.shape[1])]
+    spec = heatmap_spec(m, rows, cols, **kwargs)
+    checked = validated(spec)
+    trace, layout = checked["data"][0], checked["layout"]
+    assert set(spec["data"][0]) <= set(trace)  # nothing we set was dropped
+    # colours as Python's Plotly means them: Plotly.js reads names like "Blues" differently
+    assert spec["data"][0]["colorscale"] == [list(c) for c in trace["colorscale"]]
+    assert isinstance(spec["data"][0]["colorscale"], list)
+    assert np.shape(go.Figure(spec).data[0].z) == m.shape
+    assert layout["yaxis"]["autorange"] == "reversed"  # row 0 on top
+    per_cell = spec["data"][0].get("customdata", spec["data"][0].get("hovertext"))
+    assert per_cell.shape[:2] == m.shape  # every cell has its hover
+
+
+def test_masked_cells_are_empty_and_labelled_minus_infinity():
+    spec = heatmap_spec(np.array([[1.0, -np.inf], [-0.001, 0.5]]), ["q0", "q1"], ["k0", "k1"])
+    trace = spec["data"][0]
+    assert np.isnan(trace["z"][0, 1]) and trace["z"][0, 0] == 1.0
+    assert trace["text"].tolist() == [["1.0", "-∞"], ["0.0", "0.5"]]  # and never "-0.0"
+    assert "value: %{text}" in trace["hovertemplate"] and trace["texttemplate"] == "%{text}"
+    assert (trace["zmin"], trace["zmax"], trace["zmid"]) == (-1.0, 1.0, 0.0)  # from finite cells
+
+
+def test_hover_names_each_cell_by_position_and_token():
+    tokens = ["the", "<b>x</b>", "the"]
+    spec = heatmap_spec(np.eye(3), tokens, tokens, kind="weights", decimals=3)
+    layout, trace = spec["layout"], spec["data"][0]
+    assert layout["yaxis"]["tickvals"] == [0, 1, 2]  # a row per token, repeated ones too
+    assert layout["yaxis"]["ticktext"] == ["the", "&lt;b&gt;x&lt;/b&gt;", "the"]
+    assert trace["customdata"][2, 0].tolist() == [2, 0]  # query 2, key 0
+    # Plotly fills %{y} / %{x} with the tick label of the cell's row / column.
+    assert trace["hovertemplate"] == (
+        "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
+        "<br>value: %{z:.3f}<extra></extra>"
+    )
+    assert "text" not in trace and trace["texttemplate"] == "%{z:.3f}"
+
+
+def test_extra_hover_and_long_axes_write_every_cell_out():
+    extra = np.array([["<br>a"], ["<br>b"]], dtype=object)
+    trace = heatmap_spec(np.array([[1.0], [2.0]]), ["x", "<i>y</i>"], ["k"], hover=extra)["data"][0]
+    want = "query 1: &lt;i&gt;y&lt;/i&gt;<br>key 0: k<br>value: 2.0<br>b"
+    assert trace["hovertext"][1, 0] == want
+    wide = heatmap_spec(np.zeros((2, 384)), ["a", "b"], [f"f{j}" for j in range(384)])["data"][0]
+    assert wide["hovertext"][1, 300] == "query 1: b<br>key 300: f300<br>value: 0.0"
+
+
+def test_numbers_on_cells_only_when_the_grid_is_small_enough():
+    small = heatmap_spec(np.zeros((24, 24)), list("x" * 24), list("y" * 24))["data"][0]
+    large = heatmap_spec(np.zeros((25, 24)), list("x" * 25), list("y" * 24))["data"][0]
+    assert MAX_CELLS_WITH_NUMBERS == 24 * 24
+    assert small["texttemplate"] == "%{z:.1f}" and "texttemplate" not in large
+
+
+@pytest.mark.parametrize("page", STEP_PAGES)
+def test_every_figure_a_step_page_draws_is_valid_plotly(page):
+    at = load(page)
+    specs = figures(at)
+    assert specs
+    for spec in specs:
+        validated(json.loads(json.dumps(spec)))
