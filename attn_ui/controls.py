@@ -59,7 +59,17 @@ URL_SETTINGS = {
     "temperature": lambda v: _pick(round(float(v), 1), [x / 10 for x in range(1, 51)]),
     "layer": lambda v: _pick(int(v), range(6)),
     "head": lambda v: _pick(int(v), range(12)),
+    "n_pad": lambda v: _pick(int(v), range(9)),
+    "window": lambda v: _pick(int(v), range(9)),
+    "show_numbers": lambda v: _flag(v),
+    "columns": lambda v: _flag(v),
 }
+
+
+def _flag(value: str) -> bool:
+    if value not in ("True", "False"):
+        raise ValueError(value)
+    return value == "True"
 
 
 def _pick(value, allowed):
@@ -99,30 +109,43 @@ def _bind(name: str, options: list | None = None) -> dict:
     """Widget kwargs that start from and write back to the shared settings.
 
     The widget starts at the setting through `value`/`index` rather than by writing its
-    session-state key, so a value the browser sends wins: after a server restart the
-    browser's widgets carry the learner's latest input into the fresh session.
+    session-state key, so a value the browser sends wins (see `_control`).
     """
     key = f"lesson_w_{name}"
     settings = current()  # on a first visit this reads the URL into the shared settings
-    stored = st.session_state["lesson"]
-    if key in st.session_state and name not in stored:
-        stored[name] = st.session_state[key]  # a fresh session: adopt what the browser holds
 
     def keep() -> None:
         st.session_state.setdefault("lesson", {})[name] = st.session_state[key]
 
-    value = stored.get(name, getattr(settings, name))
+    value = st.session_state["lesson"].get(name, getattr(settings, name))
     start = {"index": options.index(value)} if options is not None else {"value": value}
     return {"key": key, "on_change": keep, **start}
 
 
+def _control(widget, label: str, name: str, *args, options: list | None = None, **kwargs):
+    """Draw one shared control and make the settings hold what it shows.
+
+    Usually the two already agree (`keep` runs on every change). They differ on the first
+    run of a fresh session after a server restart: the browser sends the widget values
+    the learner last saw, the new session only has the URL's, and no change callback
+    fires for a value the new session never had. The widget's value wins then.
+    """
+    if options is not None:
+        args = (options, *args)
+    value = widget(label, *args, **_bind(name, options), **kwargs)
+    if value != getattr(current(), name):
+        st.session_state["lesson"][name] = value
+    return value
+
+
 def sentence_input() -> None:
-    st.text_area(
+    _control(
+        st.text_area,
         "Your sentence",
+        "sentence",
         max_chars=MAX_SENTENCE_CHARS,
         height=80,
         help="Up to 64 tokens. Each token becomes one row of X.",
-        **_bind("sentence"),
     )
 
 
@@ -130,33 +153,29 @@ def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
     """Draw the shared controls in the sidebar and return the settings they hold."""
     with st.sidebar:
         sentence_input()
-        st.radio(
-            "Weights W_Q, W_K, W_V",
-            list(WEIGHT_SOURCES),
-            format_func=WEIGHT_SOURCES.get,
-            **_bind("weights", list(WEIGHT_SOURCES)),
-        )
+        _control(st.radio, "Weights W_Q, W_K, W_V", "weights", options=list(WEIGHT_SOURCES),
+                 format_func=WEIGHT_SOURCES.get)  # fmt: skip
         s = current()
         if s.weights != "pretrained":
-            st.select_slider("d_model (features per token)", D_MODELS, **_bind("d_model"))
+            _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS)
         if s.weights == "random":
-            st.select_slider("d_k (query/key size)", D_KS, **_bind("d_k"))
-            st.number_input("seed", 0, 10_000, step=1, **_bind("seed"))
+            _control(st.select_slider, "d_k (query/key size)", "d_k", D_KS)
+            _control(st.number_input, "seed", "seed", 0, 10_000, step=1)
         if s.weights == "pretrained":
-            st.slider("layer", 0, 5, **_bind("layer"))
-            st.slider("head", 0, 11, **_bind("head"))
+            _control(st.slider, "layer", "layer", 0, 5)
+            _control(st.slider, "head", "head", 0, 11)
         if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
-            st.slider("heads", 1, 8, **_bind("n_heads"))
+            _control(st.slider, "heads", "n_heads", 1, 8)
         if mask:
-            st.selectbox("Mask", list(MASKS), format_func=MASKS.get, **_bind("mask", list(MASKS)))
+            _control(st.selectbox, "Mask", "mask", options=list(MASKS), format_func=MASKS.get)
             s = current()
             if s.mask == "padding":
-                st.slider("padding tokens at the end", 0, 8, **_bind("n_pad"))
+                _control(st.slider, "padding tokens at the end", "n_pad", 0, 8)
             if s.mask == "window":
-                st.slider("window: neighbours on each side", 0, 8, **_bind("window"))
-        st.slider("temperature", 0.1, 5.0, step=0.1, **_bind("temperature"))
-        st.toggle("numbers on cells", **_bind("show_numbers"))
-        st.toggle("by-hand layout (tokens as columns)", **_bind("columns"))
+                _control(st.slider, "window: neighbours on each side", "window", 0, 8)
+        _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1)
+        _control(st.toggle, "numbers on cells", "show_numbers")
+        _control(st.toggle, "by-hand layout (tokens as columns)", "columns")
     return _to_url(current())
 
 

@@ -81,7 +81,26 @@ def test_link_carries_settings_and_ignores_bad_values():
     at.query_params.update({"sentence": "a b c", "n_heads": "4", "d_model": "16", "d_k": "7"})
     at.switch_page(PAGE)
     rerun(at)
+    assert at.warning and "d_k" in at.warning[0].value  # 7 is not offered
+    assert len([e for e in at.expander if e.label.startswith("Numbers of head ")]) == 4
     assert table(at, "A = softmax").shape == (3, 3)
     assert table(at, "concat(heads) W_O").shape == (3, 16)
-    assert len([e for e in at.expander if e.label.startswith("Numbers of head ")]) == 4
-    assert at.warning and "d_k" in at.warning[0].value  # 7 is not offered
+
+
+def test_link_carries_the_toggles_and_mask_sizes():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(
+        {"show_numbers": "False", "columns": "True", "mask": "window", "window": "3"}
+    )
+    at.switch_page(PAGE)
+    rerun(at)
+    assert not at.toggle(key="lesson_w_show_numbers").value
+    assert at.toggle(key="lesson_w_columns").value
+    assert at.slider(key="lesson_w_window").value == 3
+    assert not at.warning
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({"columns": "yes"})
+    at.switch_page(PAGE)
+    rerun(at)
+    assert at.warning and "columns" in at.warning[0].value
+    assert not at.toggle(key="lesson_w_columns").value
