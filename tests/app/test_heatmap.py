@@ -4,6 +4,7 @@ Pages send `heatmap_spec` dicts without Plotly's validation (attn_ui.heatmap.cha
 these tests do that validation instead, on the specs and on every figure the step pages draw.
 """
 
+import base64
 import json
 
 import numpy as np
@@ -19,6 +20,12 @@ STEP_PAGES = [
     "pages/03_Scores.py", "pages/04_Scaling.py", "pages/05_Softmax.py",
     "pages/06_Weighted_sum.py", "pages/07_Masking.py", "pages/08_Multi-head.py",
 ]  # fmt: skip
+
+
+def decoded(v: dict) -> np.ndarray:
+    """A typed array as Plotly.js reads it: base64 bytes of `dtype`, in `shape`."""
+    shape = [int(n) for n in v["shape"].split(",")]
+    return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).reshape(shape)
 
 
 def validated(spec: dict) -> dict:
@@ -49,16 +56,18 @@ def test_every_kind_of_spec_is_valid_plotly_and_keeps_every_setting(case):
     # colours as Python's Plotly means them: Plotly.js reads names like "Blues" differently
     assert spec["data"][0]["colorscale"] == [list(c) for c in trace["colorscale"]]
     assert isinstance(spec["data"][0]["colorscale"], list)
-    assert np.shape(go.Figure(spec).data[0].z) == m.shape
+    np.testing.assert_array_equal(decoded(spec["data"][0]["z"]), np.where(np.isinf(m), np.nan, m))
     assert layout["yaxis"]["autorange"] == "reversed"  # row 0 on top
-    per_cell = spec["data"][0].get("customdata", spec["data"][0].get("hovertext"))
+    trace = spec["data"][0]
+    per_cell = decoded(trace["customdata"]) if "customdata" in trace else trace["hovertext"]
     assert per_cell.shape[:2] == m.shape  # every cell has its hover
 
 
 def test_masked_cells_are_empty_and_labelled_minus_infinity():
     spec = heatmap_spec(np.array([[1.0, -np.inf], [-0.001, 0.5]]), ["q0", "q1"], ["k0", "k1"])
     trace = spec["data"][0]
-    assert np.isnan(trace["z"][0, 1]) and trace["z"][0, 0] == 1.0
+    z = decoded(trace["z"])
+    assert np.isnan(z[0, 1]) and z[0, 0] == 1.0 and z[1, 0] == -0.001
     assert trace["text"].tolist() == [["1.0", "-∞"], ["0.0", "0.5"]]  # and never "-0.0"
     assert "value: %{text}" in trace["hovertemplate"] and trace["texttemplate"] == "%{text}"
     assert (trace["zmin"], trace["zmax"], trace["zmid"]) == (-1.0, 1.0, 0.0)  # from finite cells
@@ -70,7 +79,7 @@ def test_hover_names_each_cell_by_position_and_token():
     layout, trace = spec["layout"], spec["data"][0]
     assert layout["yaxis"]["tickvals"] == [0, 1, 2]  # a row per token, repeated ones too
     assert layout["yaxis"]["ticktext"] == ["the", "&lt;b&gt;x&lt;/b&gt;", "the"]
-    assert trace["customdata"][2, 0].tolist() == [2, 0]  # query 2, key 0
+    assert decoded(trace["customdata"])[2, 0].tolist() == [2, 0]  # query 2, key 0
     # Plotly fills %{y} / %{x} with the tick label of the cell's row / column.
     assert trace["hovertemplate"] == (
         "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
