@@ -8,6 +8,8 @@ menu below.
 
 from __future__ import annotations
 
+import gc
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,9 +87,26 @@ def navigation(current: str = "The steps") -> None:
         st.divider()
 
 
+_modules_frozen = 0
+
+
+def _freeze_imports() -> None:
+    """After new imports: move what they built (Streamlit, Plotly, pandas, ...) out of the
+    garbage collector's reach, so its full collections walk only what reruns create.
+
+    Runs gc.freeze() only when sys.modules has grown, a bounded number of times per
+    process; with runner.postScriptGC off (.streamlit/config.toml) this trims the
+    latency tail under load (bench/bench_load.py)."""
+    global _modules_frozen
+    if len(sys.modules) != _modules_frozen:
+        gc.freeze()
+        _modules_frozen = len(sys.modules)
+
+
 def page(file: str) -> dict[str, str]:
     """Set up a page: config, menu, title and intro. Returns its lesson sections."""
     me = info(file)
+    _freeze_imports()
     st.set_page_config(page_title=f"{me.title} · Attention Lab", layout="wide")
     navigation(me.group)
     text = lesson(me.lesson)

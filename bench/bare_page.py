@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-sentence = st.text_input("Your sentence", "w " * 32)
+sentence = st.text_input("Your sentence", "w " * 32, key="bare_sentence")
 words = sentence.split() or ["(empty)"]
 t = len(words)
 z = np.random.default_rng(len(sentence)).random((t, t))
