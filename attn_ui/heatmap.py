@@ -45,7 +45,25 @@ def _ticks(labels: list[str]) -> dict:
     """Every label, or on a very long axis (384 model features) every k-th, so they stay legible."""
     step = 1 if len(labels) <= MAX_LABELS else -(-len(labels) // (MAX_LABELS // 2))
     idx = list(range(0, len(labels), step))
-    return {"tickvals": idx, "ticktext": [labels[i] for i in idx]}
+    return {"tickmode": "array", "tickvals": idx, "ticktext": [labels[i] for i in idx]}
+
+
+def _numbered(labels: list[str]) -> str | None:
+    """The prefix if the labels are just numbered features ("f0", "f1", ...), else None."""
+    prefix = labels[0][:-1] if labels and labels[0].endswith("0") else ""
+    if prefix.isalpha() and labels == [f"{prefix}{j}" for j in range(len(labels))]:
+        return prefix
+    return None
+
+
+def _x_axis(cols: list[str], prefix: str | None) -> dict:
+    """Tokens: every one labelled, turned upright when many or long. Numbered features:
+    a few numbers with the prefix, level (their names carry only the position, and
+    hundreds of turned labels were the largest cost of drawing a page, bench_app.py)."""
+    if prefix is not None and len(cols) > 4:  # Plotly spaces them by the axis's width
+        return {"tickmode": "auto", "tickprefix": prefix, "tickangle": 0}
+    rotate = prefix is None and (len(cols) > 6 or max(len(c) for c in cols) > 4)
+    return {**_ticks(cols), "tickangle": -90 if rotate else 0}
 
 
 def cell_text(m: np.ndarray, decimals: int) -> np.ndarray:
@@ -117,6 +135,7 @@ def heatmap_spec(
         lim = float(np.abs(m[finite]).max()) if finite.any() else 1.0
         scale = {"colorscale": DIVERGING, "zmid": 0.0, "zmin": -lim or -1, "zmax": lim or 1}
     decimals = decimals if n_c <= 8 else min(decimals, 1)  # narrow cells: fewer digits
+    prefix = _numbered(cols)  # "f0", "f1", ...: numbered features, not tokens
     trace = {
         "type": "heatmap",
         "z": typed_array(shown),
@@ -134,10 +153,11 @@ def heatmap_spec(
         # Plotly prints an axis's tick label for %{y}: the hover is a template over the
         # cell's position, not 1,024 strings for a 32 x 32 map (those strings were most
         # of the browser's drawing time, bench/bench_app.py).
+        col_label = "%{x}" if prefix is None else f"{prefix}%{{customdata[1]}}"
         trace["customdata"] = _positions(n_r, n_c)
         trace["hovertemplate"] = (
-            f"{row_title} %{{customdata[0]}}: %{{y}}<br>{col_title} %{{customdata[1]}}: %{{x}}"
-            f"<br>value: {value}<extra></extra>"
+            f"{row_title} %{{customdata[0]}}: %{{y}}<br>{col_title} %{{customdata[1]}}: "
+            f"{col_label}<br>value: {value}<extra></extra>"
         )
     else:  # extra per-cell text, or thinned tick labels: write each cell's hover out
         text = cell_text(m, decimals)
@@ -145,21 +165,14 @@ def heatmap_spec(
         trace["hovertemplate"] = "%{hovertext}<extra></extra>"
     if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS:
         trace["texttemplate"] = value
-    widest = max(len(c) for c in cols)
-    rotate = n_c > 6 or widest > 4
-    tick_room = 7 * min(widest, 14) if rotate else 20
+    x_axis = _x_axis(cols, prefix)
+    tick_room = 7 * min(max(len(c) for c in cols), 14) if x_axis["tickangle"] else 20
     layout = {
         "title": {"text": safe_label(title), "x": 0, "font": {"size": 15}},
         "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
         "height": height or max(240, min(720, 90 + 24 * n_r + tick_room)),
-        "xaxis": {
-            "tickmode": "array",
-            **_ticks(cols),
-            "title": {"text": col_title},
-            "tickangle": -90 if rotate else 0,
-        },
+        "xaxis": {**x_axis, "title": {"text": col_title}},
         "yaxis": {
-            "tickmode": "array",
             **_ticks(rows),
             "title": {"text": row_title},
             "autorange": "reversed",  # row 0 on top, as in the maths

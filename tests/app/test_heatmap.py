@@ -111,3 +111,16 @@ def test_every_figure_a_step_page_draws_is_valid_plotly(page):
     assert specs
     for spec in specs:
         validated(json.loads(json.dumps(spec)))
+
+
+def test_numbered_features_get_a_few_level_ticks_and_tokens_get_every_one():
+    feats = [f"f{j}" for j in range(32)]
+    spec = heatmap_spec(np.zeros((3, 32)), ["a", "b", "a"], feats, col_title="feature")
+    x, trace = spec["layout"]["xaxis"], spec["data"][0]
+    assert (x["tickmode"], x["tickprefix"], x["tickangle"]) == ("auto", "f", 0)
+    assert "feature %{customdata[1]}: f%{customdata[1]}<br>" in trace["hovertemplate"]
+    tokens = [f"w{j}" for j in range(7)] + ["f7"]  # not all numbered: tokens
+    x = heatmap_spec(np.zeros((2, 8)), ["a", "b"], tokens)["layout"]["xaxis"]
+    assert x["ticktext"] == tokens and x["tickangle"] == -90
+    few = heatmap_spec(np.zeros((2, 4)), ["a", "b"], ["k0", "k1", "k2", "k3"])["layout"]["xaxis"]
+    assert few["ticktext"] == ["k0", "k1", "k2", "k3"] and few["tickangle"] == 0
