@@ -3,7 +3,9 @@
 Prints, in one run:
 1. server time per interaction (a new 32-token sentence, 4 heads) measured with
    Streamlit's AppTest, which runs the real script in-process;
-2. browser-observed time from the keypress to the updated figure, in headless
+2. the same against a real server: a websocket client speaking the browser's protocol
+   (bench/stclient.py), from the rerun request sent to the script-finished message;
+3. browser-observed time from the keypress to the updated figure, in headless
    Chromium against real servers on loopback.
 
 Both for the overview page and for bench/bare_page.py, a page that draws one
@@ -12,6 +14,7 @@ heatmap of the same size and nothing else. Run: `.venv/bin/python bench/bench_ap
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import sys
 import time
@@ -23,6 +26,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 from conftest import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from bench.stclient import Session  # noqa: E402
 
 WORDS = (
     "apple bird cloud dream earth field glass house island jungle kettle lemon mountain night "
@@ -58,8 +63,45 @@ def server_times(script: str, widget: str, settings: dict) -> list[float]:
     return times
 
 
-def browser_times(url: str, label: str, submit: str, plot_index: int) -> list[float]:
-    times = []
+def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> list[float]:
+    """Rerun request -> script finished, on a real server, one session, new sentences."""
+
+    async def go() -> list[float]:
+        s = Session(url, page)
+        await s.connect()
+        for key, value in setup:
+            await s.set(key, value)
+        times = []
+        for i in range(N):
+            run = await s.set(widget, sentence(i + 2000))
+            assert run.ok, run.exceptions
+            times.append(run.seconds)
+        await s.close()
+        return times
+
+    return asyncio.run(go())
+
+
+UPDATED = """([i, first]) => {
+    const gd = document.querySelectorAll('.js-plotly-plot')[i];
+    return gd && gd.layout && gd.layout.yaxis.ticktext[0] === first;
+}"""
+# The whole page: the run has finished and every figure shows the new sentence.
+PAGE_DONE = """(first) => {
+    const app = document.querySelector('[data-testid=stApp]');
+    const plots = [...document.querySelectorAll('.js-plotly-plot')];
+    return app && app.dataset.testScriptState === 'notRunning' && plots.length > 0
+        && plots.every(g => g.layout && g.layout.yaxis.ticktext
+                            && g.layout.yaxis.ticktext[0] === first);
+}"""
+
+
+def browser_times(url: str, label: str, submit: str) -> tuple[list[float], list[float]]:
+    """Keypress -> first figure updated, and keypress -> whole page updated.
+
+    Each keypress waits until the previous interaction has finished drawing, so one
+    interaction's time does not include the tail of the one before."""
+    first, done = [], []
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
@@ -68,21 +110,17 @@ def browser_times(url: str, label: str, submit: str, plot_index: int) -> list[fl
         box = pg.get_by_role("textbox", name=label)
         for i in range(N):
             s = sentence(i + 1000)
+            word = s.split()[0]
             box.fill(s)
+            pg.wait_for_timeout(300)  # let the browser settle after filling the box
             t0 = time.perf_counter()
             box.press(submit)
-            pg.wait_for_function(  # the figure shows the new sentence's first token
-                """([i, first]) => {
-                    const gd = document.querySelectorAll('.js-plotly-plot')[i];
-                    return gd && gd.layout && gd.layout.yaxis.ticktext[0] === first;
-                }""",
-                arg=[plot_index, s.split()[0]],
-                polling="raf",
-                timeout=60_000,
-            )
-            times.append(time.perf_counter() - t0)
+            pg.wait_for_function(UPDATED, arg=[0, word], polling="raf", timeout=60_000)
+            first.append(time.perf_counter() - t0)
+            pg.wait_for_function(PAGE_DONE, arg=word, polling="raf", timeout=60_000)
+            done.append(time.perf_counter() - t0)
         b.close()
-    return times
+    return first, done
 
 
 def serve(script: str):
@@ -102,7 +140,7 @@ def serve(script: str):
 def summary(name: str, xs: list[float]) -> str:
     ms = sorted(x * 1000 for x in xs)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-    return f"{name:<34} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   (n={len(ms)})"
+    return f"{name:<48} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   (n={len(ms)})"
 
 
 def main() -> None:
@@ -114,21 +152,40 @@ def main() -> None:
     print(summary("bare page (one 32x32 heatmap)", bare))
     print(f"ratio overview / bare: {statistics.median(ov) / statistics.median(bare):.2f}")
 
-    print("\nBrowser: keypress -> updated figure (headless Chromium, loopback)")
-    results = {}
+    print("\nReal server: rerun request -> script finished (websocket client, loopback)")
+    setup = [("lesson_w_d_model", 32), ("lesson_w_d_k", 8), ("lesson_w_n_heads", 4)]
+    ws = {}
+    for name, script, page, widget, steps in (
+        ("overview (32 tokens, 4 heads)", "app.py", "Overview", "lesson_w_sentence", setup),
+        ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "bare_sentence", []),
+    ):
+        proc, url = serve(script)
+        try:
+            ws[name] = websocket_times(url, page, widget, steps)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+        print(summary(name, ws[name]))
+    a, b = (statistics.median(v) for v in ws.values())
+    print(f"ratio overview / bare: {a / b:.2f}")
+
+    print("\nBrowser: keypress -> first figure updated / whole page updated (headless Chromium)")
+    firsts, dones = {}, {}
     for name, script, path, label, submit in (
         ("overview (32 tokens, 4 heads)", "app.py", OVERVIEW_URL, "Your sentence", "Control+Enter"),
         ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "Your sentence", "Enter"),
     ):
         proc, url = serve(script)
         try:
-            results[name] = browser_times(f"{url}/{path}", label, submit, 0)
+            firsts[name], dones[name] = browser_times(f"{url}/{path}", label, submit)
         finally:
             proc.terminate()
             proc.wait(timeout=20)
-        print(summary(name, results[name]))
-    a, b = (statistics.median(v) for v in results.values())
-    print(f"ratio overview / bare: {a / b:.2f}")
+        print(summary(f"{name}, first figure", firsts[name]))
+        print(summary(f"{name}, whole page", dones[name]))
+    for what, res in (("first figure", firsts), ("whole page", dones)):
+        a, b = (statistics.median(v) for v in res.values())
+        print(f"ratio overview / bare, {what}: {a / b:.2f}")
 
 
 if __name__ == "__main__":
