@@ -57,12 +57,12 @@ def _numbered(labels: list[str]) -> str | None:
 
 
 def _x_axis(cols: list[str], prefix: str | None) -> dict:
-    """Tokens: every one labelled, turned upright when many or long. Numbered features:
-    a few numbers with the prefix, level (their names carry only the position, and
+    """Every label, turned upright when many or long; but more than 8 numbered features
+    get a few level numbers with the prefix (their names carry only the position, and
     hundreds of turned labels were the largest cost of drawing a page, bench_app.py)."""
-    if prefix is not None and len(cols) > 4:  # Plotly spaces them by the axis's width
+    if prefix is not None and len(cols) > 8:  # Plotly spaces them by the axis's width
         return {"tickmode": "auto", "tickprefix": prefix, "tickangle": 0}
-    rotate = prefix is None and (len(cols) > 6 or max(len(c) for c in cols) > 4)
+    rotate = len(cols) > 6 or max(len(c) for c in cols) > 4
     return {**_ticks(cols), "tickangle": -90 if rotate else 0}
 
 

@@ -124,3 +124,6 @@ def test_numbered_features_get_a_few_level_ticks_and_tokens_get_every_one():
     assert x["ticktext"] == tokens and x["tickangle"] == -90
     few = heatmap_spec(np.zeros((2, 4)), ["a", "b"], ["k0", "k1", "k2", "k3"])["layout"]["xaxis"]
     assert few["ticktext"] == ["k0", "k1", "k2", "k3"] and few["tickangle"] == 0
+    keys = [f"k{j}" for j in range(8)]  # up to 8: every one, as in the why-scale lab
+    eight = heatmap_spec(np.zeros((2, 8)), ["a", "b"], keys)["layout"]["xaxis"]
+    assert eight["ticktext"] == keys and eight["tickangle"] == -90

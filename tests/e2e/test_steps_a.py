@@ -55,10 +55,7 @@ def test_projection_d_v_slider_widens_v(page, app_url):
     wait_idle(page)
     wait_chart(page, "V with d_v", f"{width} === 8")
     assert chart_layout(page, "Q = X W_Q", width) == 4
-    # eight numbered features: a few level labels, spaced by Plotly, not eight turned ones
-    assert chart_layout(
-        page, "V with d_v", "[g.layout.xaxis.tickmode, g.layout.xaxis.tickprefix]"
-    ) == ["auto", "v"]
+    assert chart_layout(page, "V with d_v", "g.layout.xaxis.ticktext.length") == 8
 
 
 def test_scores_hover_writes_out_the_dot_product(page, app_url):

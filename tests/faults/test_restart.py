@@ -7,11 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
+from bench.bench_load import CHROMIUM, CHROMIUM_ARGS
 from bench.stclient import free_port, start_server, stop_server, wait_healthy
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
 SENTENCE = "the dog ran home"
 SHOWS = """([words, state]) => {
     const app = document.querySelector('[data-testid=stApp]');
