@@ -23,11 +23,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from bench.stclient import Session  # noqa: E402
+from bench.stclient import (  # noqa: E402
+    Session,
+    free_port,
+    start_server,
+    stop_server,
+    wait_healthy,
+)
 
 WORDS = (
     "apple bird cloud dream earth field glass house island jungle kettle lemon mountain night "
@@ -124,16 +130,10 @@ def browser_times(url: str, label: str, submit: str) -> tuple[list[float], list[
 
 
 def serve(script: str):
-    import subprocess
-
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    port = free_port()
+    proc = start_server(port, script=script)
     url = f"http://127.0.0.1:{port}"
-    _wait_healthy(url, proc)
+    wait_healthy(url, proc)
     return proc, url
 
 
@@ -163,8 +163,7 @@ def main() -> None:
         try:
             ws[name] = websocket_times(url, page, widget, steps)
         finally:
-            proc.terminate()
-            proc.wait(timeout=20)
+            stop_server(proc)
         print(summary(name, ws[name]))
     a, b = (statistics.median(v) for v in ws.values())
     print(f"ratio overview / bare: {a / b:.2f}")
@@ -179,8 +178,7 @@ def main() -> None:
         try:
             firsts[name], dones[name] = browser_times(f"{url}/{path}", label, submit)
         finally:
-            proc.terminate()
-            proc.wait(timeout=20)
+            stop_server(proc)
         print(summary(f"{name}, first figure", firsts[name]))
         print(summary(f"{name}, whole page", dones[name]))
     for what, res in (("first figure", firsts), ("whole page", dones)):

@@ -263,21 +263,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, *extra: str) -> subprocess.Popen:
-    """`streamlit run app.py` on loopback; its log goes to a private temp file (proc.log_path).
+def start_server(
+    port: int, *extra: str, script: str = "app.py", log_path: Path | None = None
+) -> subprocess.Popen:
+    """`streamlit run <script>` on loopback, as `make run` does; the one place the tests and
+    benchmarks start a server. Its log goes to `log_path`, or to a private temp file that
+    `stop_server` removes (proc.log_path).
 
     Never stderr=PIPE without a reader: once the pipe's 64 KiB fill up (the file watcher
     logs "Inotify queue overflowed" while others edit the tree) every thread of the server
     blocks on the logging write and the server stops answering. The file watcher is off:
     a deployed server does not reload code.
     """
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true",
            "--server.fileWatcherType", "none", *extra]  # fmt: skip
-    fd, log_path = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
-    with os.fdopen(fd, "wb") as log:
+    if log_path is None:
+        fd, temp = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
+        log, keep = os.fdopen(fd, "wb"), False
+    else:
+        temp, log, keep = str(log_path), open(log_path, "wb"), True  # noqa: SIM115
+    with log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    proc.log_path = log_path
+    proc.log_path = None if keep else temp
     return proc
 
 
@@ -303,7 +311,8 @@ def stop_server(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=20)
-    Path(getattr(proc, "log_path", "/nonexistent")).unlink(missing_ok=True)
+    if getattr(proc, "log_path", None):
+        Path(proc.log_path).unlink(missing_ok=True)
 
 
 def rss_mb(pid: int) -> float:

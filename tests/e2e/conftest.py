@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+
+from bench.stclient import free_port, start_server, stop_server, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -29,47 +26,16 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, limit_s: float = 60) -> None:
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"streamlit did not become healthy at {url} in {limit_s} s")
-
-
-def start_server(port: int) -> subprocess.Popen:
-    """Start the app as `make run` does, on `port`."""
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--server.fileWatcherType", "none"]  # fmt: skip
-    # Output to a file, never an unread pipe: a full pipe blocks every server thread.
-    log = open(LOGS / f"streamlit-{port}.log", "wb")  # noqa: SIM115 (closed with the process)
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-
-
 @pytest.fixture(scope="session")
 def app_url():
-    port = _free_port()
-    proc = start_server(port)
+    port = free_port()
+    proc = start_server(port, log_path=LOGS / f"streamlit-{port}.log")  # kept for a look
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(url, proc)
+        wait_healthy(url, proc)
         yield url
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop_server(proc)
 
 
 @pytest.fixture(scope="session")
