@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attn_core import AttentionInputError
 from attn_ui.heatmap import CHART_CONFIG, chart, heatmap_spec
 
-__all__ = ["CHART_CONFIG", "features", "labels", "matrix", "numbers", "show_error", "table"]
+__all__ = [
+    "CHART_CONFIG",
+    "features",
+    "labels",
+    "matrix",
+    "numbers",
+    "show_error",
+    "stop_on_error",
+    "table",
+]
 
 
 def labels(names: Sequence[str]) -> list[str]:
@@ -76,3 +87,17 @@ def numbers(label: str, make: Callable[[], pd.DataFrame], *, key: str) -> None:
 def show_error(exc: Exception) -> None:
     """A learner-caused error, in words, with nothing else broken."""
     st.error(str(exc), icon=":material/error:")
+
+
+@contextmanager
+def stop_on_error(*, show: Callable[[Exception], None] = show_error) -> Iterator[None]:
+    """Run the block; on the core's AttentionInputError `show` it and end this run of the page.
+
+    The page keeps working for the next input. st.stop() raises out of this generator, so
+    the `with` does not swallow it: nothing after the block runs.
+    """
+    try:
+        yield
+    except AttentionInputError as exc:
+        show(exc)
+        st.stop()

@@ -2,16 +2,12 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError
 from attn_ui import compute, controls, layout, views
 
 layout.page(__file__)
 s = controls.sidebar(heads=True)
-try:
+with views.stop_on_error():
     run = compute.lesson_run(s, multi=s.n_heads > 1)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 t, tok = run.trace, run.tokens
 common = {"columns": s.columns, "show_numbers": s.show_numbers}

@@ -4,16 +4,12 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import AttentionInputError
 from attn_ui import compute, controls, first_steps, layout, steps_b, views
 
 layout.page(__file__)
 s = controls.sidebar(mask=False)
-try:
+with views.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens

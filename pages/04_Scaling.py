@@ -4,16 +4,13 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import AttentionInputError, stats
+from attn_core import stats
 from attn_ui import compute, controls, first_steps, layout, scaling_charts, steps_b, views
 
 text = layout.page(__file__)
 s = controls.sidebar(mask=False)
-try:
+with views.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens

@@ -2,18 +2,15 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError, explain
+from attn_core import explain
 from attn_ui import bars, compute, controls, layout, steps_b, views
 
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 layout.page(__file__)
 s = controls.sidebar()
-try:
+with views.stop_on_error():
     run = compute.lesson_run(s)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 t, tok, tau = run.trace, run.tokens, run.trace.temperature
 steps_b.warn_tokens(tok)

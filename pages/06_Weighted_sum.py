@@ -2,16 +2,13 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError, explain
+from attn_core import explain
 from attn_ui import bars, compute, controls, layout, steps_b, views
 
 layout.page(__file__)
 s = controls.sidebar()
-try:
+with views.stop_on_error():
     run = compute.lesson_run(s)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 t, tok = run.trace, run.tokens
 steps_b.warn_tokens(tok)

@@ -9,15 +9,12 @@ from attn_ui import compute, controls, layout, steps_b, views
 
 layout.page(__file__)
 s = controls.sidebar()
-try:
+with views.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
     tok = base.tokens
     steps_b.warn_tokens(tok)
     st.subheader("1. The mask M")
     mask = steps_b.custom_mask(steps_b.preset_mask(s, len(tok)), tok, s)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 c = st.columns(2)
 with c[0]:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError, explain
+from attn_core import explain
 from attn_ui import compute, controls, layout, steps_b, views
 
 layout.page(__file__)
@@ -19,11 +19,8 @@ if s.weights == "pretrained":
         kwargs={"weights": "random"},
     )
     st.stop()
-try:
+with views.stop_on_error():
     run = compute.lesson_run(s, multi=True)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 mh, tok = run.multi, run.tokens
 n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)

@@ -2,23 +2,19 @@
 
 import streamlit as st
 
-from attn_core.errors import AttentionInputError
 from attn_core.hand_compare import compare_exact
 from attn_core.pencil import hand_attention
 from attn_ui import by_hand_inputs as inputs
 from attn_ui import by_hand_steps as steps
-from attn_ui import layout
+from attn_ui import layout, views
 from attn_ui.pencil_view import show_error, tokens
 
 text = layout.page(__file__)
 rule, causal = inputs.rules()
-try:
+with views.stop_on_error(show=show_error):
     x, w_q, w_k, w_v = inputs.own_numbers()
     trace = hand_attention(x, w_q, w_k, w_v, scale_rule=rule, causal=causal)
     inputs.check_size(trace)
-except AttentionInputError as exc:
-    show_error(exc)
-    st.stop()
 cmp = compare_exact(trace)
 
 st.divider()

@@ -2,19 +2,15 @@
 
 import streamlit as st
 
-from attn_core.errors import AttentionInputError
-from attn_ui import layout
+from attn_ui import layout, views
 from attn_ui import practice_view as practice
 from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
 
 layout.page(__file__)
 settings = exercise_controls("practice")
 practice.new_sheet_button()
-try:
+with views.stop_on_error(show=show_error):
     ex = exercise(**settings)
-except AttentionInputError as exc:
-    show_error(exc)
-    st.stop()
 
 st.subheader("The givens")
 st.caption(

@@ -2,17 +2,13 @@
 
 import streamlit as st
 
-from attn_core.errors import AttentionInputError
-from attn_ui import layout, sheets_view
+from attn_ui import layout, sheets_view, views
 from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
 
 layout.page(__file__)
 settings = exercise_controls("sheets", sizes=True)
-try:
+with views.stop_on_error(show=show_error):
     ex = exercise(**settings)
-except AttentionInputError as exc:
-    show_error(exc)
-    st.stop()
 
 st.subheader("The sheet")
 sheets_view.preview(ex)

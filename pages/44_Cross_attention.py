@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError
 from attn_ui import controls, labs_b, layout, views
 
 WEIGHTS = {"similarity": "Similarity (W_Q = W_K = W_V = I)", "random": "Random, seeded"}
@@ -34,11 +33,8 @@ with right:
     st.caption("Its tokens answer: they give the **keys** (columns) and the **values**.")
 
 sentence = controls.current().sentence
-try:
+with views.stop_on_error():
     run = labs_b.cross_run(sentence, memory, weights, d_model, d_k, int(seed))
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 tq, tk = run.tokens_q, run.tokens_k
 st.subheader("1. The weights: a rectangle against a square")

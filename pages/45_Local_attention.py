@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from attn_core import AttentionInputError, local
+from attn_core import local
 from attn_ui import compute, controls, layout, steps_b, views
 from attn_ui import labs_b_charts as charts
 
@@ -13,11 +13,8 @@ COUNT_TS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 
 layout.page(__file__)
 s = controls.sidebar(mask=False)
-try:
+with views.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # global: no mask
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 g, tok = base.trace, base.tokens
 steps_b.warn_tokens(tok)
 n = len(tok)

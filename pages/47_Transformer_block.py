@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError, block
+from attn_core import block
 from attn_core.text import embed
 from attn_ui import controls, labs_b, layout, views
 from attn_ui import labs_b_charts as charts
@@ -14,12 +14,9 @@ with st.sidebar:
     controls.sentence_input()
     layer = st.slider("MiniLM layer", 0, 5, 0, key="block_layer")
 sentence = controls.current().sentence
-try:
+with views.stop_on_error():
     tokens, x = embed(sentence, DEMO_FEATURES)
     run = labs_b.block_run(sentence, layer)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    st.stop()
 
 st.subheader("1. Two ways to normalise the same matrix")
 tok, x = tokens[:DEMO_TOKENS], x[:DEMO_TOKENS]
