@@ -1,5 +1,6 @@
 """Small measurements the step pages show: similarity of rows, the terms of a dot product,
-how spread the scores are, how peaked the weights are, and why 1/sqrt(d_k) is the right scale.
+how spread the scores are and how peaked the weights are. Why 1/sqrt(d_k) is the right scale,
+simulated with random q and k, is ``attn_core.why_scale``.
 
 Tokens are rows, as in ``attn_core.attention``.
 """
@@ -12,7 +13,6 @@ import numpy as np
 
 from attn_core.attention import Trace, attention
 from attn_core.errors import AttentionInputError, as_matrix
-from attn_core.softmax import softmax
 
 
 def cosine_similarity(x) -> np.ndarray:
@@ -91,75 +91,6 @@ def without_scaling(trace: Trace) -> Trace:
     """The same head with scale 1: softmax(q k^T + M) v, same mask and temperature."""
     return attention(trace.q, trace.k, trace.v, mask=trace.mask, scale=1.0,
                      temperature=trace.temperature)  # fmt: skip
-
-
-@dataclass(frozen=True, eq=False)
-class ScalingCurve:
-    """Random q, k with unit-variance entries, measured for each d_k. All arrays are (n_d,).
-
-    var_* : variance of the scores q . k (unscaled) and q . k / sqrt(d_k) (scaled)
-    max_weight_* : the largest softmax weight of a query's row, averaged over queries
-    entropy_* : the row entropy in nats (ln n_keys is uniform), averaged over queries
-    grad_* : the softmax Jacobian's Frobenius norm, averaged over queries
-    """
-
-    d_k: np.ndarray
-    n_keys: int
-    var_unscaled: np.ndarray
-    var_scaled: np.ndarray
-    max_weight_unscaled: np.ndarray
-    max_weight_scaled: np.ndarray
-    entropy_unscaled: np.ndarray
-    entropy_scaled: np.ndarray
-    grad_unscaled: np.ndarray
-    grad_scaled: np.ndarray
-
-
-def _whole(n, name: str, low: int) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < low:
-        raise AttentionInputError(f"{name} must be a whole number >= {low}, got {n!r}.")
-    return int(n)
-
-
-def scaling_curve(d_ks, n_keys: int = 8, *, n_samples: int = 8000, seed: int = 0) -> ScalingCurve:
-    """Why attention divides by sqrt(d_k), measured.
-
-    For each d_k, draw q and n_keys keys k_j with independent N(0, 1) entries. Then
-    Var(q . k) = d_k, so the softmax over the unscaled scores saturates (one weight near 1,
-    entropy and gradient near 0) as d_k grows, while Var(q . k / sqrt(d_k)) = 1 for every d_k.
-
-    Parameters
-    ----------
-    d_ks : sequence of int >= 1
-    n_keys : int >= 1       keys per query (the length of each softmax row)
-    n_samples : int >= 2    scores drawn per d_k (rounded up to whole rows)
-    seed : int >= 0         point d_k uses ``default_rng([seed, d_k])``: the same numbers
-                            whatever the other d_ks
-
-    Returns
-    -------
-    ScalingCurve
-    """
-    d_ks = [_whole(d, "d_k", 1) for d in np.atleast_1d(d_ks).tolist()]
-    n_keys, n_samples = _whole(n_keys, "n_keys", 1), _whole(n_samples, "n_samples", 2)
-    seed = _whole(seed, "seed", 0)
-    n_q = -(-n_samples // n_keys)  # queries, rounded up
-    cols: dict[str, list[float]] = {}
-    for d in d_ks:
-        rng = np.random.default_rng([seed, d])
-        q = rng.standard_normal((n_q, d))
-        k = rng.standard_normal((n_q, n_keys, d))
-        scores = np.einsum("nd,nkd->nk", q, k)  # (n_q, d) . (n_q, n_keys, d) -> (n_q, n_keys)
-        for tag, s in (("unscaled", scores), ("scaled", scores / np.sqrt(d))):
-            w = softmax(s)  # (n_q, n_keys)
-            for name, value in (
-                ("var", s.var()),
-                ("max_weight", w.max(axis=-1).mean()),
-                ("entropy", entropy(w).mean()),
-                ("grad", softmax_gradient_norm(w).mean()),
-            ):
-                cols.setdefault(f"{name}_{tag}", []).append(float(value))
-    return ScalingCurve(np.array(d_ks), n_keys, **{n: np.array(v) for n, v in cols.items()})
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ For q and k with independent N(0, 1) entries, q . k adds d products of variance 
 Without the scale, a softmax over a row of such scores sees them spread by sqrt(d) and
 saturates: one weight near 1, entropy near 0, and a Jacobian diag(p) - p p^T near 0, so
 almost no gradient flows back. Tokens are rows, as in ``attn_core.attention``.
+
+`scale_sweep` is the one simulation behind both the Scaling step and the Why-scale lab.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from attn_core.stats import entropy, softmax_gradient_norm
 MAX_D = 1024
 MAX_KEYS = 64
 N_SCORES = 4000  # scores drawn per d: enough for a variance within a few per cent
+MAX_SCORES = 100_000  # k alone holds n_scores * d numbers
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,8 +81,10 @@ def _whole(n, name: str, low: int, high: int) -> int:
     return int(n)
 
 
-def sample_scores(d: int, n_keys: int = 8, *, seed: int = 0) -> ScaleSample:
-    """Draw about ``N_SCORES`` scores q . k with N(0, 1) entries, in rows of n_keys keys.
+def sample_scores(
+    d: int, n_keys: int = 8, *, seed: int = 0, n_scores: int = N_SCORES
+) -> ScaleSample:
+    """Draw about `n_scores` scores q . k with N(0, 1) entries, in rows of n_keys keys.
 
     Parameters
     ----------
@@ -87,15 +92,16 @@ def sample_scores(d: int, n_keys: int = 8, *, seed: int = 0) -> ScaleSample:
     n_keys : int, 2..MAX_KEYS  keys per query: the length of a softmax row
     seed : int >= 0            the draw uses ``default_rng([seed, d])``: the same numbers
                                for the same d, whatever else is drawn
+    n_scores : int, 2..MAX_SCORES   scores to draw, rounded up to whole rows
 
     Returns
     -------
-    ScaleSample with ceil(N_SCORES / n_keys) queries.
+    ScaleSample with ceil(n_scores / n_keys) queries.
     """
     d, n_keys = _whole(d, "d", 1, MAX_D), _whole(n_keys, "n_keys", 2, MAX_KEYS)
     seed = _whole(seed, "seed", 0, 2**32 - 1)
+    n_q = -(-_whole(n_scores, "n_scores", 2, MAX_SCORES) // n_keys)
     rng = np.random.default_rng([seed, d])
-    n_q = -(-N_SCORES // n_keys)
     q = rng.standard_normal((n_q, d))
     k = rng.standard_normal((n_q, n_keys, d))
     scores = np.einsum("nd,nkd->nk", q, k)  # (n_q, d) . (n_q, n_keys, d) -> (n_q, n_keys)
@@ -164,9 +170,14 @@ class ScaleSweep:
         return np.array([getattr(s, name) for s in (self.scaled if scaled else self.unscaled)])
 
 
-def scale_sweep(ds, n_keys: int = 8, *, seed: int = 0) -> ScaleSweep:
-    """`sample_scores` at each d in `ds`, measured; point d equals ``sample_scores(d, ...)``."""
-    samples = [sample_scores(d, n_keys, seed=seed) for d in np.atleast_1d(ds).tolist()]
+def scale_sweep(ds, n_keys: int = 8, *, seed: int = 0, n_scores: int = N_SCORES) -> ScaleSweep:
+    """`sample_scores` at each d in `ds`, measured; point d equals ``sample_scores(d, ...)``.
+
+    ds : sequence of int, 1..MAX_D; n_keys, seed and n_scores as in `sample_scores`.
+    """
+    samples = [
+        sample_scores(d, n_keys, seed=seed, n_scores=n_scores) for d in np.atleast_1d(ds).tolist()
+    ]
     return ScaleSweep(
         np.array([s.d for s in samples]),
         _whole(n_keys, "n_keys", 2, MAX_KEYS),

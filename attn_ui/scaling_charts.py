@@ -7,24 +7,25 @@ import math
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.stats import ScalingCurve, scaling_curve
+from attn_core.why_scale import ScaleSweep, scale_sweep
 
 D_KS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+N_SCORES = 8000  # scores per point, as the page says
 UNSCALED, SCALED = "#d62728", "#1f77b4"  # red: q . k as is; blue: q . k / sqrt(d_k)
 
 
 @st.cache_data(max_entries=80, show_spinner="Drawing random queries and keys...")
-def curve(n_keys: int) -> ScalingCurve:
+def curve(n_keys: int) -> ScaleSweep:
     """The seeded simulation for rows of `n_keys` keys (one per distinct sentence length)."""
-    return scaling_curve(D_KS, n_keys)
+    return scale_sweep(D_KS, n_keys, n_scores=N_SCORES)
 
 
-def _figure(c: ScalingCurve, name: str, title: str, your_d_k: int, *, log_y=False) -> go.Figure:
+def _figure(c: ScaleSweep, field: str, title: str, your_d_k: int, *, log_y=False) -> go.Figure:
     fig = go.Figure()
-    for tag, colour, label in (("unscaled", UNSCALED, "q·k"), ("scaled", SCALED, "q·k / √d_k")):
+    for scaled, colour, label in ((False, UNSCALED, "q·k"), (True, SCALED, "q·k / √d_k")):
         fig.add_scatter(
-            x=c.d_k,
-            y=getattr(c, f"{name}_{tag}"),
+            x=c.d,
+            y=c.column(field, scaled=scaled),
             name=label,
             mode="lines+markers",
             line={"color": colour},
@@ -52,17 +53,17 @@ def _figure(c: ScalingCurve, name: str, title: str, your_d_k: int, *, log_y=Fals
     return fig
 
 
-def figures(c: ScalingCurve, your_d_k: int) -> list[go.Figure]:
+def figures(c: ScaleSweep, your_d_k: int) -> list[go.Figure]:
     """Variance of the scores; the softmax's largest weight, entropy and gradient size."""
     figs = [
-        _figure(c, "var", "Variance of the scores", your_d_k, log_y=True),
+        _figure(c, "variance", "Variance of the scores", your_d_k, log_y=True),
         _figure(c, "max_weight", "Largest weight in a row", your_d_k),
         _figure(c, "entropy", f"Entropy of a row (uniform: ln {c.n_keys})", your_d_k),
-        _figure(c, "grad", "Softmax gradient size", your_d_k),
+        _figure(c, "grad_norm", "Softmax gradient size", your_d_k),
     ]
     figs[0].add_scatter(
-        x=c.d_k,
-        y=c.d_k,
+        x=c.d,
+        y=c.d,
         name="d_k",
         mode="lines",
         hoverinfo="skip",

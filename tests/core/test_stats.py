@@ -12,11 +12,11 @@ from attn_core.stats import (
     dot_terms,
     entropy,
     repeated_tokens,
-    scaling_curve,
     softmax_gradient_norm,
     spread,
     without_scaling,
 )
+from attn_core.why_scale import sample_scores, scale_sweep
 from naive import matmul_transposed
 
 
@@ -85,29 +85,37 @@ def test_without_scaling_is_scale_one():
     np.testing.assert_array_equal(u.weights == 0, t.weights == 0)
 
 
-def test_scaling_curve_variance_is_d_k_unscaled_and_one_scaled():
-    c = scaling_curve([1, 16, 256], n_keys=8, n_samples=20_000)
-    np.testing.assert_allclose(c.var_unscaled / c.d_k, 1.0, rtol=0.1)
-    np.testing.assert_allclose(c.var_scaled, 1.0, rtol=0.1)
+# The Scaling step's curves are why_scale.scale_sweep with n_scores=8000 (scaling_charts.curve).
+def test_scale_sweep_variance_is_d_k_unscaled_and_one_scaled():
+    c = scale_sweep([1, 16, 256], n_keys=8, n_scores=20_000)
+    assert sample_scores(16, 8, n_scores=20_000).n_queries == 2500  # 20,000 scores, 8 per row
+    np.testing.assert_allclose(c.column("variance", scaled=False) / c.d, 1.0, rtol=0.1)
+    np.testing.assert_allclose(c.column("variance", scaled=True), 1.0, rtol=0.1)
     # unscaled rows saturate as d_k grows: one weight near 1, no entropy, no gradient
-    assert c.max_weight_unscaled[-1] > 0.9 > c.max_weight_scaled[-1]
-    assert c.entropy_unscaled[-1] < 0.2 < c.entropy_scaled[-1] < math.log(8)
-    assert c.grad_unscaled[-1] < c.grad_scaled[-1] / 3
+    top_u, top_s = c.column("max_weight", scaled=False), c.column("max_weight", scaled=True)
+    assert top_u[-1] > 0.9 > top_s[-1]
+    assert c.column("entropy", scaled=False)[-1] < 0.2 < c.column("entropy", scaled=True)[-1]
+    assert c.column("entropy", scaled=True)[-1] < math.log(8)
+    grad_u, grad_s = c.column("grad_norm", scaled=False), c.column("grad_norm", scaled=True)
+    assert grad_u[-1] < grad_s[-1] / 3
     # scaled curves settle once q . k is near-normal (at d_k = 1 it is a product of normals)
-    assert abs(c.max_weight_scaled[2] - c.max_weight_scaled[1]) < 0.02
+    assert abs(top_s[2] - top_s[1]) < 0.02
 
 
-def test_scaling_curve_is_seeded_per_point():
-    a, b = scaling_curve([4, 8], n_keys=3), scaling_curve([8], n_keys=3)
-    assert a.var_unscaled[1] == b.var_unscaled[0]
-    assert scaling_curve([8], n_keys=3, seed=1).var_unscaled[0] != b.var_unscaled[0]
+def test_scale_sweep_is_seeded_per_point():
+    a, b = scale_sweep([4, 8], n_keys=3), scale_sweep([8], n_keys=3)
+    assert a.unscaled[1].variance == b.unscaled[0].variance
+    assert scale_sweep([8], n_keys=3, seed=1).unscaled[0].variance != b.unscaled[0].variance
 
 
-@pytest.mark.parametrize("bad", [{"d_ks": [0]}, {"d_ks": [2.5]}, {"n_keys": 0}, {"seed": -1}])
-def test_scaling_curve_rejects_bad_sizes(bad):
-    args = {"d_ks": [2], "n_keys": 4, "seed": 0} | bad
-    with pytest.raises(AttentionInputError):
-        scaling_curve(args.pop("d_ks"), **args)
+@pytest.mark.parametrize(
+    "bad",
+    [{"ds": [0]}, {"ds": [2.5]}, {"n_keys": 0}, {"seed": -1}, {"n_scores": 1}, {"n_scores": 10**6}],
+)
+def test_scale_sweep_rejects_bad_sizes(bad):
+    args = {"ds": [2], "n_keys": 4, "seed": 0} | bad
+    with pytest.raises(AttentionInputError, match="whole number"):
+        scale_sweep(args.pop("ds"), **args)
 
 
 def test_repeated_tokens_and_whether_rows_are_identical():
