@@ -17,7 +17,7 @@ RUN pip install -r requirements.txt \
  && pip install --no-deps -r requirements-model.txt
 
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin lab
-COPY --chown=lab:lab app.py ./
+COPY --chown=lab:lab app.py serve.py ./
 COPY --chown=lab:lab .streamlit ./.streamlit
 COPY --chown=lab:lab attn_core ./attn_core
 COPY --chown=lab:lab attn_ui ./attn_ui
@@ -28,4 +28,4 @@ USER lab
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=40s --retries=3 \
   CMD python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"
-CMD ["streamlit", "run", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+CMD ["python", "serve.py", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]

