@@ -15,6 +15,14 @@ which returns no weights. The three alternate in rounds (ROUNDS x REPEATS runs e
 of all), so a busy machine slows all of them alike; a short pause between them lets the
 other library's idle worker threads stop spinning. On one thread the table also gives the
 median CPU time of the calling thread, which waiting for a busy CPU does not inflate.
+
+The last columns put both against the machine: the forward pass's floating-point operations
+(`forward_flops`) per second, as a share of what NumPy's float32 matrix product reaches on
+1024 x 1024 matrices with the same threads (`sgemm_gflops`). "half needs" is the share of
+that rate our pass would need to take half of transformers' time; above 100% no
+implementation doing the same arithmetic on these cores can get there. Short sentences are
+bound by memory instead: every pass reads all the layers' weights once, so the line after
+the table gives that rate against a plain streaming read of 256 MB (`stream_read_gbs`).
 """
 
 from __future__ import annotations
@@ -63,6 +71,41 @@ def times_ms(fn, repeats: int) -> list[tuple[float, float]]:
         out.append((1e3 * (time.perf_counter() - wall), 1e3 * (time.thread_time() - cpu)))
     time.sleep(0.05)  # let this library's worker threads stop spinning before the other runs
     return out
+
+
+def forward_flops(model, t: int) -> float:
+    """Multiply-adds x 2 of one forward pass over t tokens: the projections, Q K^T and A V
+    of all heads, the output projection and the feed-forward, in every layer."""
+    d, d_ff = model.d_model, model.layers[0].w_1.shape[1]
+    per_layer = 2 * t * d * 3 * d + 2 * 2 * t * t * d + 2 * t * d * d + 2 * 2 * t * d * d_ff
+    return model.n_layers * per_layer
+
+
+def sgemm_gflops(n: int = 1024, repeats: int = 10) -> float:
+    """Best rate of a float32 (n, n) x (n, n) product: what BLAS reaches on these cores."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((n, n), dtype=np.float32) for _ in range(2))
+    a @ b
+    best = min(_timed(lambda: a @ b) for _ in range(repeats))
+    return 2 * n**3 / best / 1e9
+
+
+def stream_read_gbs(mb: int = 256, repeats: int = 5) -> float:
+    """Best rate of summing a float32 array far larger than the caches: memory bandwidth."""
+    a = np.ones(mb * 2**20 // 4, dtype=np.float32)
+    best = min(_timed(a.sum) for _ in range(repeats))
+    return a.nbytes / best / 1e9
+
+
+def layer_weight_bytes(model) -> int:
+    """Bytes of the matrices every forward pass reads in full (embeddings: only T rows)."""
+    return sum(p.w_qkv.nbytes + p.w_o.nbytes + p.w_1.nbytes + p.w_2.nbytes for p in model.layers)
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def sentence_of(n_tokens: int) -> str:
@@ -120,7 +163,11 @@ def compare(model, bert: dict, threads: int) -> None:
     print(
         f"\n{threads} thread(s): NumPy BLAS threads = {threads}, torch.set_num_threads({threads})"
     )
+    with threadpool_limits(limits=threads, user_api="blas"):
+        peak = sgemm_gflops()
+    print(f"NumPy float32 1024x1024 matrix product: {peak:.0f} GFLOP/s (the 'peak' below)")
     head = f"{'tokens':>6} {'ours ms':>9} {'eager ms':>9} {'sdpa ms':>9} {'ours/eager':>11}"
+    head += "   % of peak: ours eager half needs"
     print(head + ("   CPU ms: ours  eager  ours/eager" if threads == 1 else ""))
     with threadpool_limits(limits=threads, user_api="blas"), torch.inference_mode():
         for n in LENGTHS:
@@ -144,11 +191,21 @@ def compare(model, bert: dict, threads: int) -> None:
                 f"{n:6d} {wall['ours']:9.2f} {wall['eager']:9.2f} {wall['sdpa']:9.2f} "
                 f"{wall['ours'] / wall['eager']:11.2f}"
             )
+            share = {k: forward_flops(model, n) / (wall[k] / 1e3) / 1e9 / peak * 100 for k in wall}
+            line += f"   {share['ours']:15.0f} {share['eager']:5.0f} {2 * share['eager']:10.0f}"
             if threads == 1:  # all work on this thread: its CPU time is the cost
                 line += (
                     f"   {cpu['ours']:12.2f} {cpu['eager']:6.2f} {cpu['ours'] / cpu['eager']:11.2f}"
                 )
             print(line)
+            if n == LENGTHS[0]:
+                short = {k: layer_weight_bytes(model) / (wall[k] / 1e3) / 1e9 for k in wall}
+    stream = stream_read_gbs()
+    print(
+        f"{LENGTHS[0]} tokens read {layer_weight_bytes(model) / 1e6:.0f} MB of weights per pass: "
+        f"ours at {short['ours']:.1f} GB/s, eager at {short['eager']:.1f}; half of eager's time "
+        f"needs {2 * short['eager']:.1f}; a streaming read of 256 MB: {stream:.1f} GB/s"
+    )
 
 
 def main() -> None:
