@@ -1,7 +1,7 @@
 """Are the caches bounded? Server memory after 200 and after 2,000 distinct sentences.
 
 Two websocket sessions (bench/stclient.py) type 1,000 distinct sentences each on one page,
-one after another, against one `streamlit run app.py` on a free loopback port. Every
+one after another, against one `python serve.py app.py` on a free loopback port. Every
 sentence is new, so every `lesson_run` is a cache miss and adds an entry until
 `max_entries` evicts. Prints the server's resident memory (VmRSS, /proc) at checkpoints and
 the ratio of 2,000 to 200; the goal is a ratio within 1.10.
