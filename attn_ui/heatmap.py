@@ -66,6 +66,39 @@ def _x_axis(cols: list[str], prefix: str | None) -> dict:
     return {**_ticks(cols), "tickangle": -90 if rotate else 0}
 
 
+NARROW = 8  # this many columns or fewer: the colour bar goes below, not beside
+BAR_BELOW = {  # at the foot of the figure, so a narrow matrix keeps the figure's width
+    "orientation": "h", "thickness": 10, "len": 1.0,
+    "yref": "container", "y": 0, "yanchor": "bottom", "ypad": 6,
+    "tickangle": 0,
+}  # fmt: skip
+BAR_BELOW_PX = 46  # its height with its tick labels
+CHAR_PX = 7.5  # a tick label character at Plotly's 12 px font, a little generous
+LABEL_CHARS = 40  # margins grow with labels up to this many characters
+
+
+def _bar_below(scale: dict) -> dict:
+    """The short bar under a narrow matrix: its ends and middle, level, not a turned crowd."""
+    lo, hi = scale["zmin"], scale["zmax"]
+    ticks = [lo, (lo + hi) / 2, hi]
+    return {**BAR_BELOW, "tickvals": ticks, "ticktext": [f"{v:.2g}" for v in ticks]}
+
+
+def _label_px(labels: list[str]) -> int:
+    return round(CHAR_PX * min(max(len(html.unescape(t)) for t in labels), LABEL_CHARS))
+
+
+def _margins(rows: list[str], cols: list[str], x_axis: dict, titled: bool) -> dict:
+    """Room for the tick labels, axis titles and colour bar, worked out here. Plotly's
+    automargin stays on, but when the room is already there it does not draw the figure a
+    second time to make it (it did for every figure on every update, bench/bench_app.py)."""
+    bottom = max(_label_px(cols), 24) + 50 if x_axis["tickangle"] else 74  # labels, axis title
+    right = 80  # the colour bar and its numbers
+    if len(cols) <= NARROW:
+        bottom, right = bottom + BAR_BELOW_PX, 16  # room for its last number
+    return {"l": max(_label_px(rows), 22) + 52, "r": right, "t": 40 if titled else 10, "b": bottom}
+
+
 def cell_text(m: np.ndarray, decimals: int) -> np.ndarray:
     """Each cell rounded for display, "-∞" where masked, never "-0.0"."""
     return np.where(np.isfinite(m), (np.round(m, decimals) + 0.0).astype(str), "-∞")
@@ -143,7 +176,7 @@ def heatmap_spec(
         "y": list(range(n_r)),
         "xgap": 1 if n_c <= MAX_GAPPED else 0,  # a gap would hide cells a pixel or two wide
         "ygap": 1 if n_r <= MAX_GAPPED else 0,
-        "colorbar": {"thickness": 12, "len": 0.9},
+        "colorbar": _bar_below(scale) if n_c <= NARROW else {"thickness": 12, "len": 0.9},
         **scale,
     }
     value = f"%{{z:.{decimals}f}}"
@@ -169,13 +202,18 @@ def heatmap_spec(
     tick_room = 7 * min(max(len(c) for c in cols), 14) if x_axis["tickangle"] else 20
     layout = {
         "title": {"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        "height": height or max(240, min(720, 90 + 24 * n_r + tick_room)),
-        "xaxis": {**x_axis, "title": {"text": col_title}},
+        "margin": _margins(rows, cols, x_axis, bool(title)),
+        "height": height
+        or max(240, min(720, 90 + 24 * n_r + tick_room + BAR_BELOW_PX * (n_c <= NARROW))),
+        # ticklabeloverflow "allow": automargin already makes room for every label; Plotly's
+        # default ("hide past div") measured each label's box on every draw, a quarter of the
+        # browser's time on the overview (a CDP profile, bench/bench_app.py)
+        "xaxis": {**x_axis, "title": {"text": col_title}, "ticklabeloverflow": "allow"},
         "yaxis": {
             **_ticks(rows),
             "title": {"text": row_title},
             "autorange": "reversed",  # row 0 on top, as in the maths
+            "ticklabeloverflow": "allow",
         },
     }
     return {"data": [trace], "layout": layout}

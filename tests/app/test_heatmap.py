@@ -127,3 +127,33 @@ def test_numbered_features_get_a_few_level_ticks_and_tokens_get_every_one():
     keys = [f"k{j}" for j in range(8)]  # up to 8: every one, as in the why-scale lab
     eight = heatmap_spec(np.zeros((2, 8)), ["a", "b"], keys)["layout"]["xaxis"]
     assert eight["ticktext"] == keys and eight["tickangle"] == -90
+
+
+def test_margins_make_room_for_the_longest_label_before_plotly_measures():
+    def left(rows: list[str]) -> int:
+        return heatmap_spec(np.zeros((2, 12)), rows, list("abcdefghijkl"))["layout"]["margin"]["l"]
+
+    px = {n: round(7.5 * n) for n in (4, 8, 20, 40)}  # 7.5 px a character
+    base = left(["abcd", "b"])
+    assert left(["abcd", "internationalization"]) - base == px[20] - px[4]
+    assert left(["abcd", "<b>x</b>"]) - base == px[8] - px[4]  # as typed: 8 characters
+    assert left(["abcd", "x" * 500]) - base == px[40] - px[4]  # capped at 40 characters
+    assert left(["a", "b"]) == left(["ab", "c"]) > 22  # one or two characters: a floor
+    short = heatmap_spec(np.zeros((2, 12)), ["a", "b"], [f"w{j}" for j in range(12)])
+    turned = heatmap_spec(np.zeros((2, 12)), ["a", "b"], ["a", "internationalization"] * 6)
+    assert turned["layout"]["margin"]["b"] > short["layout"]["margin"]["b"]  # upright labels
+    for spec in (short, turned):
+        assert spec["layout"]["xaxis"]["ticklabeloverflow"] == "allow"
+        assert spec["layout"]["yaxis"]["ticklabeloverflow"] == "allow"
+
+
+def test_a_narrow_matrix_has_its_colour_bar_below_with_its_range():
+    m = np.array([[-2.0, 1.0, 0.5], [0.0, 1.5, -0.25]])
+    narrow = heatmap_spec(m, ["a", "b"], ["k0", "k1", "k2"])
+    bar, margin = narrow["data"][0]["colorbar"], narrow["layout"]["margin"]
+    assert bar["orientation"] == "h" and bar["tickvals"] == [-2.0, 0.0, 2.0]
+    assert bar["ticktext"] == ["-2", "0", "2"] and margin["r"] < 20
+    weights = heatmap_spec(np.full((2, 2), 0.5), ["a", "b"], ["a", "b"], kind="weights")
+    assert weights["data"][0]["colorbar"]["ticktext"] == ["0", "0.5", "1"]
+    wide = heatmap_spec(np.zeros((2, 9)), ["a", "b"], list("abcdefghi"))
+    assert "orientation" not in wide["data"][0]["colorbar"] and wide["layout"]["margin"]["r"] > 60

@@ -62,6 +62,25 @@ def test_overview_repeated_word_and_slider(page, app_url):
     shot(page, "overview_repeated_word")
 
 
+# Per figure: the margins the spec asked for, and the ones Plotly drew with after measuring
+# the labels; when they differ, Plotly drew the figure twice.
+MARGINS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(g => {
+    const m = g._fullLayout.margin, s = g._fullLayout._size;
+    return [[m.l, m.r, m.t, m.b], [s.l, s.r, s.t, s.b].map(Math.round)];
+})"""
+
+
+@pytest.mark.parametrize("path", ["Overview", "Multi-head?n_heads=4", "Scores"])
+def test_figures_come_with_room_for_their_labels(page, app_url, path):
+    """heatmap_spec's margins already fit the labels and colour bar, so Plotly's automargin
+    finds nothing to push and draws each figure once (half the browser's time, bench_app)."""
+    open_page(page, app_url, path)
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length > 0")
+    page.wait_for_timeout(1000)  # every figure drawn
+    margins = page.evaluate(MARGINS)
+    assert margins and all(asked == drawn for asked, drawn in margins), margins
+
+
 def test_phone_width(browser, app_url):
     """At phone width the overview still shows its heatmaps, without an error."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
