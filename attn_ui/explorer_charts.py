@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
-from attn_ui.heatmap import SEQUENTIAL, safe_label
+from attn_ui.heatmap import SEQUENTIAL
+from attn_ui.heatmap_axes import safe_label
 from attn_ui.views import labels
 
 FRAME = "#d62728"  # the open head's frame
