@@ -1,7 +1,8 @@
 """Helpers for the step pages 5-8 (softmax, weighted sum, masking, multi-head).
 
-Widgets and tables only: every number comes from ``attn_core`` (the trace or
-``attn_core.explain``).
+Matrices, charts, tables, the token picker and the token warnings; the masking page's mask
+grid is in ``attn_ui.masking``. Widgets and tables only: every number comes from
+``attn_core`` (the trace or ``attn_core.explain``).
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-import attn_core
-from attn_core import Trace, explain
-from attn_ui import compute, heatmap, views
+from attn_core import explain
+from attn_ui import heatmap, views
 from attn_ui.controls import LessonSettings
 from attn_ui.views import CHART_CONFIG, labels
 
-CELL_PX = 58  # a checkbox column: narrow, so a 12-token grid fits a laptop screen
-ROW_PX = 35  # Streamlit's default row height, fixed here so browser tests can find a cell
 
-
-def _height(n_rows: int) -> int | str:
+def table_height(n_rows: int) -> int | str:
     """Show every row of a short table; scroll a long one (64 tokens would be 2,000+ px)."""
     return "content" if n_rows <= 20 else 600
 
@@ -130,7 +127,7 @@ def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 1)
 def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) -> None:
     """Sums side by side, one row per token, to 4 decimals."""
     df = pd.DataFrame(sums, index=labels(tokens)).round(4)
-    st.dataframe(df, key=key, height=_height(len(df)))
+    st.dataframe(df, key=key, height=table_height(len(df)))
 
 
 def softmax_table(steps: explain.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
@@ -143,7 +140,7 @@ def softmax_table(steps: explain.SoftmaxSteps, tokens: Sequence[str], *, key: st
         "weight": steps.weights,
     }
     df = pd.DataFrame(cols, index=labels(tokens)).round(4)
-    st.dataframe(df.replace(-np.inf, "−∞ (masked)"), key=key, height=_height(len(df)))
+    st.dataframe(df.replace(-np.inf, "−∞ (masked)"), key=key, height=table_height(len(df)))
 
 
 def parts_table(
@@ -154,53 +151,7 @@ def parts_table(
     df = pd.DataFrame(parts, index=names, columns=list(features))
     df.loc["sum of the rows above"] = explain.row_sums(parts.T)  # sum over the keys
     df.loc["Z row (the engine)"] = z_row
-    st.dataframe(df.round(4), key=key, height=_height(len(df)))
-
-
-def mask_editor(
-    base: np.ndarray, tokens: Sequence[str], *, key: str, columns: bool = False
-) -> np.ndarray:
-    """A grid of checkboxes seeded with `base` (T_q, T_k); returns the ticked mask, validated.
-
-    columns=True shows the by-hand layout (queries as columns); the mask returned is
-    always (T_q, T_k). Raises the core's AttentionInputError for an empty cell or a bad shape.
-    """
-    names = labels(tokens)
-    grid = base.T if columns else base
-    df = pd.DataFrame(grid.astype(bool), index=names, columns=names)
-    config = {n: st.column_config.CheckboxColumn(n, width=CELL_PX) for n in names}
-    edited = st.data_editor(
-        df,
-        column_config=config,
-        num_rows="fixed",
-        key=key,
-        height=_height(len(df)),
-        row_height=ROW_PX,
-    )
-    mask = explain.bool_mask(edited.to_numpy(dtype=object), grid.shape)
-    return mask.T if columns else mask
-
-
-def custom_mask(preset: np.ndarray, tokens, s: LessonSettings) -> np.ndarray:
-    """The custom-mask toggle and, when it is on, the grid of ticks; returns the mask to use."""
-    if not st.toggle("Edit the mask cell by cell (custom mask)", key="mask_custom"):
-        st.caption("Pick causal, padding or local window in the sidebar, or edit the mask here.")
-        return preset
-    grid = "Columns are queries, rows are keys" if s.columns else "Rows are queries, columns keys"
-    st.caption(f"{grid}. Ticked = may attend, unticked = masked. It starts as the sidebar's mask.")
-    key = f"mask_editor_{s.mask}_{s.n_pad}_{s.window}_{s.columns}"  # a new grid per preset
-    return mask_editor(preset, tokens, key=key, columns=s.columns)
-
-
-def preset_mask(s: LessonSettings, t: int) -> np.ndarray:
-    """The sidebar's mask as a (T, T) boolean grid; no mask is a grid of True."""
-    mask = compute.lesson_mask(s, t)
-    return attn_core.window_mask(t, t) if mask is None else mask  # width T: global
-
-
-def masked_trace(t: Trace, mask: np.ndarray | None, temperature: float) -> Trace:
-    """The same q, k, v and scale as `t`, attended under another mask."""
-    return attn_core.attention(t.q, t.k, t.v, mask=mask, scale=t.scale, temperature=temperature)
+    st.dataframe(df.round(4), key=key, height=table_height(len(df)))
 
 
 def warn_tokens(tokens: Sequence[str]) -> None:

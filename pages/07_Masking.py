@@ -5,7 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attn_core import AttentionInputError, explain
-from attn_ui import compute, controls, layout, steps_b, views
+from attn_ui import compute, controls, layout, masking, steps_b, views
 
 layout.page(__file__)
 s = controls.sidebar()
@@ -14,14 +14,14 @@ with views.stop_on_error():
     tok = base.tokens
     steps_b.warn_tokens(tok)
     st.subheader("1. The mask M")
-    mask = steps_b.custom_mask(steps_b.preset_mask(s, len(tok)), tok, s)
+    mask = masking.custom_mask(masking.preset_mask(s, len(tok)), tok, s)
 
 c = st.columns(2)
 with c[0]:
     m = explain.additive_mask(mask)
     steps_b.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
 try:
-    t = steps_b.masked_trace(base.trace, mask, s.temperature)
+    t = masking.masked_trace(base.trace, mask, s.temperature)
 except AttentionInputError as exc:  # a row with nothing allowed: say which, never NaN
     with c[1]:
         views.show_error(exc)
