@@ -21,7 +21,8 @@ from attn_core.errors import (
 from attn_core.exercises import Exercise, make_exercise
 from attn_core.masks import causal_mask, padding_mask, window_mask
 from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
-from attn_core.pencil import HandTrace, NotWholeNumberError, hand_attention, hand_heads, to_rows
+from attn_core.pencil import HandTrace, hand_attention, hand_heads, to_rows
+from attn_core.pencil_rules import NotWholeNumberError
 from attn_core.softmax import softmax
 from attn_core.weights import Weights, lesson_weights
 

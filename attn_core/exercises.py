@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.errors import AttentionInputError
-from attn_core.pencil import HandTrace, concat_z, hand_heads, scale_scores
+from attn_core.pencil import HandTrace, concat_z, hand_heads
+from attn_core.pencil_rules import scale_scores
 
 DIFFICULTIES = ("easy", "medium", "hard")
 VARIANTS = ("plain", "causal", "two_heads")

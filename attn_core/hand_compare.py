@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core.pencil import HandTrace, as_float, hand_attention, scale_scores
+from attn_core.pencil import HandTrace, hand_attention
+from attn_core.pencil_rules import as_float, scale_scores
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from attn_core.pencil import HandTrace, scale_scores
+from attn_core.pencil import HandTrace
+from attn_core.pencil_rules import scale_scores
 
 _RULES = {"floor": "floor(s / 2)", "trunc": "trunc(s / 2)"}
 

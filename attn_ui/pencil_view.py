@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
-from attn_core.pencil import decimal_str
+from attn_core.pencil_rules import decimal_str
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
 RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}

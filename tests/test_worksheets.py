@@ -14,7 +14,7 @@ from pypdf.generic import ContentStream
 
 from attn_core.errors import AttentionInputError
 from attn_core.exercises import make_exercise
-from attn_core.pencil import decimal_str, frac_str
+from attn_core.pencil_rules import decimal_str, frac_str
 from attn_ui import worksheets as ws
 
 ROOT = Path(__file__).resolve().parents[1]

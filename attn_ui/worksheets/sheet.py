@@ -12,7 +12,8 @@ from fractions import Fraction
 import numpy as np
 
 from attn_core.exercises import Exercise
-from attn_core.pencil import HandTrace, decimal_str, frac_str
+from attn_core.pencil import HandTrace
+from attn_core.pencil_rules import decimal_str, frac_str
 
 
 @dataclass(frozen=True)

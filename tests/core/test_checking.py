@@ -19,7 +19,8 @@ from attn_core.errors import AttentionInputError, ShapeError
 from attn_core.exercises import make_exercise
 from attn_core.hand_compare import compare_exact, rule_cells, top_keys
 from attn_core.mistakes import variants
-from attn_core.pencil import decimal_str, frac_str, hand_attention
+from attn_core.pencil import hand_attention
+from attn_core.pencil_rules import decimal_str, frac_str
 
 # Example C. Tokens are columns: t1 = (1, 0), t2 = (0, 1), t3 = (1, 1).
 X_C = [[1, 0, 1], [0, 1, 1]]

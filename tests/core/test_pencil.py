@@ -1,4 +1,4 @@
-"""attn_core.pencil: hand-worked examples, exact fractions, the row convention, bad input."""
+"""attn_core.pencil and .pencil_rules: worked examples, exact fractions, rows, bad input."""
 
 import math
 from fractions import Fraction as F
@@ -10,16 +10,13 @@ from hypothesis import strategies as st
 
 import attn_core
 from attn_core.errors import AttentionInputError, NonFiniteError, ShapeError
-from attn_core.pencil import (
+from attn_core.pencil import concat_z, hand_attention, hand_heads, to_rows
+from attn_core.pencil_rules import (
     NotWholeNumberError,
     as_float,
-    concat_z,
     decimal_str,
     frac_str,
-    hand_attention,
-    hand_heads,
     scale_scores,
-    to_rows,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None)
