@@ -20,6 +20,7 @@ BAR_BELOW = {  # at the foot of the figure, so a narrow matrix keeps the figure'
 BAR_BELOW_PX = 46  # its height with its tick labels
 CHAR_PX = 7.5  # a tick label character at Plotly's 12 px font, a little generous
 LABEL_CHARS = 40  # margins grow with labels up to this many characters
+ROW_PX, MAX_CELLS_PX = 24, 600  # height of a row of cells, and of all of them at most
 
 
 def safe_label(token: str) -> str:
@@ -84,12 +85,12 @@ def axes_layout(
 ) -> dict:  # fmt: skip
     """The figure layout around an (R, C) heatmap whose labels `rows`, `cols` are escaped."""
     x_axis = _x_axis(cols, prefix)
-    tick_room = 7 * min(max(len(c) for c in cols), 14) if x_axis["tickangle"] else 20
-    bar_room = BAR_BELOW_PX if len(cols) <= NARROW else 0
+    margin = _margins(rows, cols, x_axis, bool(title))
+    cells = min(ROW_PX * len(rows), MAX_CELLS_PX)  # the plot itself; the margins come on top
     return {
         "title": {"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        "margin": _margins(rows, cols, x_axis, bool(title)),
-        "height": height or max(240, min(720, 90 + 24 * len(rows) + tick_room + bar_room)),
+        "margin": margin,
+        "height": height or max(240, cells + margin["t"] + margin["b"]),
         # ticklabeloverflow "allow": automargin already makes room for every label; Plotly's
         # default ("hide past div") measured each label's box on every draw, a quarter of the
         # browser's time on the overview (a CDP profile, bench/bench_app.py)

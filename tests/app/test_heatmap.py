@@ -142,6 +142,9 @@ def test_margins_make_room_for_the_longest_label_before_plotly_measures():
     short = heatmap_spec(np.zeros((2, 12)), ["a", "b"], [f"w{j}" for j in range(12)])
     turned = heatmap_spec(np.zeros((2, 12)), ["a", "b"], ["a", "internationalization"] * 6)
     assert turned["layout"]["margin"]["b"] > short["layout"]["margin"]["b"]  # upright labels
+    long_key = heatmap_spec(np.zeros((2, 12)), ["a", "b"], ["a", "x" * 500] * 6)["layout"]
+    for lay in (short["layout"], turned["layout"], long_key):  # the labels never eat the cells
+        assert lay["height"] - lay["margin"]["t"] - lay["margin"]["b"] >= 2 * 24
     for spec in (short, turned):
         assert spec["layout"]["xaxis"]["ticklabeloverflow"] == "allow"
         assert spec["layout"]["yaxis"]["ticklabeloverflow"] == "allow"
