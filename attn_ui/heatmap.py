@@ -19,7 +19,14 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.colors import get_colorscale
 
-from attn_ui.heatmap_axes import MAX_LABELS, axes_layout, colorbar, numbered, tick_labels
+from attn_ui.heatmap_axes import (
+    MAX_LABELS,
+    axes_layout,
+    bar_below,
+    colorbar,
+    numbered,
+    tick_labels,
+)
 
 # Numbers are printed on cells only when the grid is small enough to read them.
 MAX_CELLS_WITH_NUMBERS = 24 * 24
@@ -105,12 +112,15 @@ def heatmap_spec(
     decimals: int = 2,
     hover: np.ndarray | None = None,
     height: int | None = None,
+    narrow: bool = False,
 ) -> dict:
     """A labelled heatmap of the (R, C) matrix `m`, as a Plotly figure dict.
 
     kind : "signed" (diverging scale centred at 0) or "weights" (0..1 scale).
     rows, cols : labels, one per row/column (tokens or feature names).
     hover : optional (R, C) array of extra hover text per cell.
+    narrow : the figure goes in a narrow column: its colour bar goes below, and numbers go
+             on cells only up to 4 columns (wider, they are dashes too small to read).
     """
     m = np.asarray(m, dtype=float)
     n_r, n_c = m.shape
@@ -120,6 +130,7 @@ def heatmap_spec(
     scale = _scale(m[finite], kind)
     decimals = decimals if n_c <= 8 else min(decimals, 1)  # narrow cells: fewer digits
     prefix = numbered(cols)  # "f0", "f1", ...: numbered features, not tokens
+    below = bar_below(n_c, narrow)
     trace = {
         "type": "heatmap",
         "z": typed_array(shown),
@@ -127,7 +138,7 @@ def heatmap_spec(
         "y": list(range(n_r)),
         "xgap": 1 if n_c <= MAX_GAPPED else 0,  # a gap would hide cells a pixel or two wide
         "ygap": 1 if n_r <= MAX_GAPPED else 0,
-        "colorbar": colorbar(scale, n_c),
+        "colorbar": colorbar(scale, below),
         **scale,
     }
     value = f"%{{z:.{decimals}f}}"
@@ -139,10 +150,10 @@ def heatmap_spec(
         text = cell_text(m, decimals)
         trace["hovertext"] = _hover_lines(rows, cols, row_title, col_title, text, hover)
         trace["hovertemplate"] = "%{hovertext}<extra></extra>"
-    if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS:
+    if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS and not (narrow and n_c > 4):
         trace["texttemplate"] = value
     layout = axes_layout(rows, cols, prefix, title=title, row_title=row_title,
-                         col_title=col_title, height=height)  # fmt: skip
+                         col_title=col_title, height=height, below=below)  # fmt: skip
     return {"data": [trace], "layout": layout}
 
 

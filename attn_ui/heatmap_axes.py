@@ -57,9 +57,15 @@ def _x_axis(cols: list[str], prefix: str | None) -> dict:
     return {**_ticks(cols), "tickangle": -90 if rotate else 0}
 
 
-def colorbar(scale: dict, n_cols: int) -> dict:
-    """Beside the matrix; under a narrow one, a short level bar with its ends and middle."""
-    if n_cols > NARROW:
+def bar_below(n_cols: int, narrow_figure: bool) -> bool:
+    """The colour bar goes under a matrix of few columns, or a figure in a narrow column,
+    where a bar beside it would take the width the cells need."""
+    return narrow_figure or n_cols <= NARROW
+
+
+def colorbar(scale: dict, below: bool) -> dict:
+    """Beside the matrix, or below it: a short level bar with its ends and middle."""
+    if not below:
         return {"thickness": 12, "len": 0.9}
     lo, hi = scale["zmin"], scale["zmax"]
     ticks = [lo, (lo + hi) / 2, hi]
@@ -70,22 +76,23 @@ def _label_px(labels: list[str]) -> int:
     return round(CHAR_PX * min(max(len(html.unescape(t)) for t in labels), LABEL_CHARS))
 
 
-def _margins(rows: list[str], cols: list[str], x_axis: dict, titled: bool) -> dict:
+def _margins(rows: list[str], cols: list[str], x_axis: dict, titled: bool, below: bool) -> dict:
     """Room for the tick labels, axis titles and colour bar (see the module's docstring)."""
     bottom = max(_label_px(cols), 24) + 50 if x_axis["tickangle"] else 74  # labels, axis title
     right = 80  # the colour bar and its numbers
-    if len(cols) <= NARROW:
+    if below:
         bottom, right = bottom + BAR_BELOW_PX, 16  # room for its last number
     return {"l": max(_label_px(rows), 22) + 52, "r": right, "t": 40 if titled else 10, "b": bottom}
 
 
 def axes_layout(
     rows: list[str], cols: list[str], prefix: str | None, *,
-    title: str, row_title: str, col_title: str, height: int | None,
+    title: str, row_title: str, col_title: str, height: int | None, below: bool,
 ) -> dict:  # fmt: skip
-    """The figure layout around an (R, C) heatmap whose labels `rows`, `cols` are escaped."""
+    """The figure layout around an (R, C) heatmap whose labels `rows`, `cols` are escaped;
+    `below`: the colour bar is under the matrix (`bar_below`)."""
     x_axis = _x_axis(cols, prefix)
-    margin = _margins(rows, cols, x_axis, bool(title))
+    margin = _margins(rows, cols, x_axis, bool(title), below)
     cells = min(ROW_PX * len(rows), MAX_CELLS_PX)  # the plot itself; the margins come on top
     return {
         "title": {"text": safe_label(title), "x": 0, "font": {"size": 15}},

@@ -54,10 +54,12 @@ def matrix(
     key: str,
     hover: np.ndarray | None = None,
     height: int | None = None,
+    narrow: bool = False,
 ) -> None:
     """Show `m` (R, C) as a heatmap titled with its name and shape, plus its table.
 
     columns=True shows the by-hand layout: the transpose, titled `by_hand_name`.
+    narrow=True: the figure is in a narrow column (its colour bar goes below).
     """
     if columns:
         m, rows, cols = m.T, cols, rows
@@ -67,7 +69,7 @@ def matrix(
     title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
     spec = heatmap_spec(
         m, rows, cols, title=title, kind=kind, row_title=row_title, col_title=col_title,
-        show_numbers=show_numbers, hover=hover, height=height,
+        show_numbers=show_numbers, hover=hover, height=height, narrow=narrow,
     )  # fmt: skip
     chart(spec, key=f"{key}_chart")
     numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)

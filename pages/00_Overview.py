@@ -27,6 +27,7 @@ with c[0]:
         row_title="token",
         col_title="feature",
         key="ov_x",
+        narrow=True,
         **common,
     )
 c[1].markdown("## →")
@@ -42,6 +43,7 @@ for col, m, n, cols in qkv:
             row_title="token",
             col_title="feature",
             key=f"ov_{n}",
+            narrow=True,
             **common,
         )
 

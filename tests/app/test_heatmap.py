@@ -102,6 +102,10 @@ def test_numbers_on_cells_only_when_the_grid_is_small_enough():
     large = heatmap_spec(np.zeros((25, 24)), list("x" * 25), list("y" * 24))["data"][0]
     assert MAX_CELLS_WITH_NUMBERS == 24 * 24
     assert small["texttemplate"] == "%{z:.1f}" and "texttemplate" not in large
+    cols = [f"k{j}" for j in range(5)]
+    narrow4 = heatmap_spec(np.zeros((3, 4)), list("abc"), cols[:4], narrow=True)["data"][0]
+    narrow5 = heatmap_spec(np.zeros((3, 5)), list("abc"), cols, narrow=True)["data"][0]
+    assert "texttemplate" in narrow4 and "texttemplate" not in narrow5
 
 
 @pytest.mark.parametrize("page", STEP_PAGES)
@@ -160,3 +164,6 @@ def test_a_narrow_matrix_has_its_colour_bar_below_with_its_range():
     assert weights["data"][0]["colorbar"]["ticktext"] == ["0", "0.5", "1"]
     wide = heatmap_spec(np.zeros((2, 9)), ["a", "b"], list("abcdefghi"))
     assert "orientation" not in wide["data"][0]["colorbar"] and wide["layout"]["margin"]["r"] > 60
+    in_a_column = heatmap_spec(np.zeros((2, 9)), ["a", "b"], list("abcdefghi"), narrow=True)
+    assert in_a_column["data"][0]["colorbar"]["orientation"] == "h"
+    assert in_a_column["layout"]["margin"]["r"] < 20
