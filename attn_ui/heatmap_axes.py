@@ -78,11 +78,11 @@ def _label_px(labels: list[str]) -> int:
 
 def _margins(rows: list[str], cols: list[str], x_axis: dict, titled: bool, below: bool) -> dict:
     """Room for the tick labels, axis titles and colour bar (see the module's docstring)."""
-    bottom = max(_label_px(cols), 24) + 50 if x_axis["tickangle"] else 74  # labels, axis title
-    right = 80  # the colour bar and its numbers
+    bottom = max(_label_px(cols), 24) + 54 if x_axis["tickangle"] else 76  # labels, axis title
+    right = 84  # the colour bar and its numbers
     if below:
         bottom, right = bottom + BAR_BELOW_PX, 16  # room for its last number
-    return {"l": max(_label_px(rows), 22) + 52, "r": right, "t": 40 if titled else 10, "b": bottom}
+    return {"l": max(_label_px(rows), 22) + 56, "r": right, "t": 40 if titled else 10, "b": bottom}
 
 
 def axes_layout(
