@@ -27,13 +27,7 @@ from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from bench.stclient import (  # noqa: E402
-    Session,
-    free_port,
-    start_server,
-    stop_server,
-    wait_healthy,
-)
+from bench.stclient import Session, serving  # noqa: E402
 
 WORDS = (
     "apple bird cloud dream earth field glass house island jungle kettle lemon mountain night "
@@ -129,14 +123,6 @@ def browser_times(url: str, label: str, submit: str) -> tuple[list[float], list[
     return first, done
 
 
-def serve(script: str):
-    port = free_port()
-    proc = start_server(port, script=script)
-    url = f"http://127.0.0.1:{port}"
-    wait_healthy(url, proc)
-    return proc, url
-
-
 def summary(name: str, xs: list[float]) -> str:
     ms = sorted(x * 1000 for x in xs)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
@@ -159,11 +145,8 @@ def main() -> None:
         ("overview (32 tokens, 4 heads)", "app.py", "Overview", "lesson_w_sentence", setup),
         ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "bare_sentence", []),
     ):
-        proc, url = serve(script)
-        try:
+        with serving(script=script) as (url, _):
             ws[name] = websocket_times(url, page, widget, steps)
-        finally:
-            stop_server(proc)
         print(summary(name, ws[name]))
     a, b = (statistics.median(v) for v in ws.values())
     print(f"ratio overview / bare: {a / b:.2f}")
@@ -174,11 +157,8 @@ def main() -> None:
         ("overview (32 tokens, 4 heads)", "app.py", OVERVIEW_URL, "Your sentence", "Control+Enter"),
         ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "Your sentence", "Enter"),
     ):
-        proc, url = serve(script)
-        try:
+        with serving(script=script) as (url, _):
             firsts[name], dones[name] = browser_times(f"{url}/{path}", label, submit)
-        finally:
-            stop_server(proc)
         print(summary(f"{name}, first figure", firsts[name]))
         print(summary(f"{name}, whole page", dones[name]))
     for what, res in (("first figure", firsts), ("whole page", dones)):

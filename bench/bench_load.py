@@ -32,12 +32,9 @@ from bench.stclient import (  # noqa: E402
     Decoder,
     Session,
     cpu_seconds,
-    free_port,
     load_1min,
     rss_mb,
-    start_server,
-    stop_server,
-    wait_healthy,
+    serving,
 )
 
 PAGES = ("Overview", "Multi-head")
@@ -303,11 +300,7 @@ def compare(name: str, seen: dict, mine: dict) -> str:
 
 
 async def main(quick: bool, ns: list[int] | None, browsers: bool) -> None:
-    port = free_port()
-    proc = start_server(port)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, proc)
+    with serving() as (base, proc):
         print(f"server pid {proc.pid} on {base}; load {load_1min():.2f}", flush=True)
         for page in PAGES if browsers else ():
             print(await validate(base, page), flush=True)
@@ -316,8 +309,6 @@ async def main(quick: bool, ns: list[int] | None, browsers: bool) -> None:
         for n in ns or ((1, 10) if quick else (1, 10, 50, 100)):
             print(await active_phase(base, proc.pid, n, 10 if quick else 40), flush=True)
         print(await idle_phase(base, proc.pid, 10 if quick else 100), flush=True)
-    finally:
-        stop_server(proc)
 
 
 if __name__ == "__main__":

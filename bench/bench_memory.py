@@ -22,12 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_load import WORDS, settled_rss  # noqa: E402
 from bench.stclient import (  # noqa: E402
     Session,
-    free_port,
     load_1min,
     rss_mb,
-    start_server,
-    stop_server,
-    wait_healthy,
+    serving,
 )
 
 SESSIONS = 2
@@ -50,11 +47,7 @@ async def typist(s: Session, first: int, step: int, count: int, errors: list) ->
 
 
 async def main(page: str, total: int) -> None:
-    port = free_port()
-    proc = start_server(port)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, proc)
+    with serving() as (base, proc):
         sessions = [Session(base, page) for _ in range(SESSIONS)]
         for s in sessions:
             assert (await s.connect()).ok
@@ -79,8 +72,6 @@ async def main(page: str, total: int) -> None:
             print(f"RSS after {done} / after 200: {ratio:.3f} (goal <= 1.10); errors {len(errors)}")
         for e in errors[:3]:
             print("error:", e)
-    finally:
-        stop_server(proc)
 
 
 if __name__ == "__main__":

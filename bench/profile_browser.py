@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.bench_app import CHROMIUM, CHROMIUM_ARGS, OVERVIEW_URL, PAGE_DONE, sentence  # noqa: E402
-from bench.stclient import free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from bench.stclient import serving  # noqa: E402
 
 
 def update(pg, box, s: str) -> None:
@@ -82,14 +82,8 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=3)
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    port = free_port()
-    proc = start_server(port)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, proc)
+    with serving() as (url, _):
         profile, wall = record(url, args.updates)
-    finally:
-        stop_server(proc)
     own, total, sampled = summarise(profile)
     print(f"{args.updates} overview updates: {wall:.2f} s wall, {sampled / 1e6:.2f} s sampled")
     for title, counts in (("own time", own), ("including callees", total)):

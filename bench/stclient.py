@@ -25,6 +25,8 @@ import tempfile
 import time
 import urllib.request
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -287,6 +289,23 @@ def start_server(
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     proc.log_path = None if keep else temp
     return proc
+
+
+@contextmanager
+def serving(
+    *extra: str, script: str = "app.py", log_dir: Path | None = None
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A healthy server on a free loopback port for the `with` block: yields (url, process)
+    and stops it after. Its log goes to `log_dir`/streamlit-<port>.log when given."""
+    port = free_port()
+    log = None if log_dir is None else log_dir / f"streamlit-{port}.log"
+    proc = start_server(port, *extra, script=script, log_path=log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url, proc
+    finally:
+        stop_server(proc)
 
 
 def wait_healthy(base: str, proc: subprocess.Popen, limit_s: float = 120) -> None:

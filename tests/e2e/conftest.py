@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.stclient import free_port, start_server, stop_server, wait_healthy
+from bench.stclient import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -28,14 +28,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def app_url():
-    port = free_port()
-    proc = start_server(port, log_path=LOGS / f"streamlit-{port}.log")  # kept for a look
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with serving(log_dir=LOGS) as (url, _):  # the log is kept for a look
         yield url
-    finally:
-        stop_server(proc)
 
 
 @pytest.fixture(scope="session")

@@ -9,21 +9,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.stclient import Session, free_port, start_server, stop_server, wait_healthy
+from bench.stclient import Session, serving
 
 LIGHT = "the dog ran home"
 
 
 @pytest.fixture(scope="module")
 def base():
-    port = free_port()
-    proc = start_server(port)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc)
+    with serving() as (url, _):
         yield url
-    finally:
-        stop_server(proc)
 
 
 def rows(run) -> list[str]:
