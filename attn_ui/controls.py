@@ -179,14 +179,19 @@ def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
     return _to_url(current())
 
 
-def _to_url(s: LessonSettings) -> LessonSettings:
+def _to_url(s: LessonSettings, params=None) -> LessonSettings:
     """Mirror the settings in the URL: a shareable link, and what a reconnect after a
-    server restart reads back (a new session starts from the URL, see `current`)."""
+    server restart reads back (a new session starts from the URL, see `current`).
+
+    Only what changed is written: Streamlit sends the browser a message for every write,
+    and the browser rewrites its history entry each time, same value or not."""
+    params = st.query_params if params is None else params
     for f in fields(LessonSettings):
         if f.name in URL_SETTINGS:
-            value = getattr(s, f.name)
-            if value != f.default:
-                st.query_params[f.name] = str(value)
-            elif f.name in st.query_params:
-                del st.query_params[f.name]
+            text = str(getattr(s, f.name))
+            if getattr(s, f.name) != f.default:
+                if params.get(f.name) != text:
+                    params[f.name] = text
+            elif f.name in params:
+                del params[f.name]
     return s
