@@ -171,6 +171,7 @@ class Session:
         cs = msg.rerun_script
         cs.page_name = self.page
         cs.page_script_hash = self.page_hash
+        cs.query_string = self.decoder.query_string  # the URL as the app last set it
         cs.widget_states.widgets.extend(self.states.values())
         cs.cached_message_hashes.extend(self.decoder.cache.keys())
         cs.context_info.timezone = "UTC"
@@ -207,6 +208,7 @@ class Decoder:
     widgets: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (id, kind)
     cache: OrderedDict = field(default_factory=OrderedDict)  # hash -> ForwardMsg, bounded
     page_hash: str = ""
+    query_string: str = ""  # the browser's URL query, as page_info_changed sets it
     elements: dict = field(default_factory=dict)
     exceptions: list = field(default_factory=list)
     transients: list = field(default_factory=list)  # of the current run
@@ -225,6 +227,8 @@ class Decoder:
             self._remember(fm)
         if kind == "navigation":  # the page this run shows, as the browser keeps it
             self.page_hash = fm.navigation.page_script_hash
+        elif kind == "page_info_changed":  # the browser rewrites its URL, and sends it back
+            self.query_string = fm.page_info_changed.query_string
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_transient":
             for el in fm.delta.new_transient.elements:  # spinners, toasts: shown, then gone
                 self.transients.append(el)
