@@ -83,7 +83,7 @@ def encoder_block(x, layer, n_heads: int, eps: float) -> BlockTrace:
     Parameters
     ----------
     x : (T, d_model)    the block's input (for MiniLM: ``run.hidden_states[l]``)
-    layer : ``attn_core.pretrained.LayerWeights`` (w_qkv, b_qkv, w_o, b_o, ln_1, w_1, b_1,
+    layer : ``attn_core.minilm_weights.LayerWeights`` (w_qkv, b_qkv, w_o, b_o, ln_1, w_1, b_1,
             w_2, b_2, ln_2) in the ``x @ W`` layout
     n_heads : int       d_model / n_heads = d_k
     eps : float         layer norm's epsilon (1e-12 in BERT)
