@@ -3,7 +3,7 @@
 Labels are escaped here (Plotly renders a subset of HTML in them). The margins are worked
 out from the labels before Plotly sees them: Plotly's automargin stays on, but when the
 room is already there it does not draw the figure a second time to make it, which it did
-for every figure on every update (bench/bench_app.py, a CDP profile of the overview).
+for every figure on every update (bench/profile_browser.py, a CDP profile of the overview).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def axes_layout(
         "height": height or max(240, cells + margin["t"] + margin["b"]),
         # ticklabeloverflow "allow": automargin already makes room for every label; Plotly's
         # default ("hide past div") measured each label's box on every draw, a quarter of the
-        # browser's time on the overview (a CDP profile, bench/bench_app.py)
+        # browser's time on the overview (bench/profile_browser.py)
         "xaxis": {**x_axis, "title": {"text": col_title}, "ticklabeloverflow": "allow"},
         "yaxis": {
             **_ticks(rows),
