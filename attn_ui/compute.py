@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from functools import lru_cache
 
 import numpy as np
 import streamlit as st
@@ -64,9 +65,31 @@ def _pretrained_run(s: LessonSettings) -> LessonRun:
     return LessonRun(tuple(run.tokens), real.x, t, None)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@lru_cache(maxsize=256)
 def lesson_run(s: LessonSettings, multi: bool = False) -> LessonRun:
-    """Everything a step page shows for these settings. Raises the core's errors unchanged."""
+    """Everything a step page shows for these settings. Raises the core's errors unchanged.
+
+    Kept per process for the 256 latest settings, and shared: its arrays are read-only.
+    The settings are a frozen dataclass, so the key costs a tuple hash; st.cache_data
+    hashed them with its own hasher and pickled the result, 2-3 ms per new sentence, about
+    a fifth of the overview's server time (bench/bench_app.py)."""
+    return _read_only(_lesson_run(s, multi))
+
+
+def _read_only(obj):
+    """`obj` with every array inside it (dataclasses, tuples) made read-only."""
+    if isinstance(obj, np.ndarray):
+        obj.flags.writeable = False
+    elif isinstance(obj, tuple | list):
+        for item in obj:
+            _read_only(item)
+    elif is_dataclass(obj):
+        for f in fields(obj):
+            _read_only(getattr(obj, f.name))
+    return obj
+
+
+def _lesson_run(s: LessonSettings, multi: bool) -> LessonRun:
     if s.weights == "pretrained":
         return _pretrained_run(s)
     tokens, x = embed(s.sentence, s.d_model, source="pretrained")
