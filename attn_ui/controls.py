@@ -149,10 +149,22 @@ def sentence_input() -> None:
     )
 
 
-def sidebar(*, heads: bool = False, mask: bool = True) -> LessonSettings:
-    """Draw the shared controls in the sidebar and return the settings they hold."""
-    with st.sidebar:
+def sentence_box() -> LessonSettings:
+    """The sentence box where it is drawn, then the settings, mirrored in the URL.
+
+    For a page that draws it inside an ``st.fragment`` with the figures: typing reruns
+    only that fragment (the overview, bench/bench_app.py)."""
+    sentence_input()
+    return _to_url(current())
+
+
+def sidebar(*, heads: bool = False, mask: bool = True, sentence: bool = True) -> LessonSettings:
+    """Draw the shared controls and return the settings they hold: the sentence box here in
+    the page, right above the figures it changes (on a phone the sidebar starts closed), and
+    the rest in the sidebar. sentence=False: the page draws `sentence_box` itself."""
+    if sentence:
         sentence_input()
+    with st.sidebar:
         _control(st.radio, "Weights W_Q, W_K, W_V", "weights", options=list(WEIGHT_SOURCES),
                  format_func=WEIGHT_SOURCES.get)  # fmt: skip
         s = current()
