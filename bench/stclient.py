@@ -38,6 +38,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parent.parent
 FINISHED_OK = ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+FRAGMENT_OK = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 
 def _set_string(w: WidgetState, v) -> None:
@@ -89,7 +90,7 @@ class Run:
 
     @property
     def ok(self) -> bool:
-        return self.status == FINISHED_OK and not self.exceptions
+        return self.status in (FINISHED_OK, FRAGMENT_OK) and not self.exceptions
 
     def of_type(self, kind: str) -> list:
         """The elements of one type (e.g. "plotly_chart", "dataframe"), in delta-path order."""
@@ -134,7 +135,7 @@ class Session:
         w = WidgetState(id=wid)
         KINDS[kind](w, value)
         self.states[wid] = w
-        t0 = await self._send_rerun()
+        t0 = await self._send_rerun(self.decoder.fragments.get(key, ""))
         if kind == "button":
             del self.states[wid]  # a trigger is true for one run only
         return t0
@@ -166,9 +167,10 @@ class Session:
         t0 = await self._send_rerun()
         return await asyncio.wait_for(self._collect(t0), self.timeout_s)
 
-    async def _send_rerun(self) -> float:
+    async def _send_rerun(self, fragment_id: str = "") -> float:
         msg = BackMsg()
         cs = msg.rerun_script
+        cs.fragment_id = fragment_id  # a widget in an st.fragment reruns only that fragment
         cs.page_name = self.page
         cs.page_script_hash = self.page_hash
         cs.query_string = self.decoder.query_string  # the URL as the app last set it
@@ -206,6 +208,7 @@ class Decoder:
     """
 
     widgets: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (id, kind)
+    fragments: dict[str, str] = field(default_factory=dict)  # key -> its fragment's id, if any
     cache: OrderedDict = field(default_factory=OrderedDict)  # hash -> ForwardMsg, bounded
     page_hash: str = ""
     query_string: str = ""  # the browser's URL query, as page_info_changed sets it
@@ -235,7 +238,7 @@ class Decoder:
         elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
             el = fm.delta.new_element
             self.elements[tuple(fm.metadata.delta_path)] = el
-            self._learn_widget(el)
+            self._learn_widget(el, fm.delta.fragment_id)
             if el.WhichOneof("type") == "exception":
                 self.exceptions.append(f"{el.exception.type}: {el.exception.message}")
         elif kind == "script_finished":
@@ -251,13 +254,15 @@ class Decoder:
         while len(self.cache) > 256:  # the browser keeps a bounded cache too
             self.cache.popitem(last=False)
 
-    def _learn_widget(self, el) -> None:
+    def _learn_widget(self, el, fragment_id: str = "") -> None:
         kind = el.WhichOneof("type")
         wid = getattr(getattr(el, kind), "id", "") if kind in KINDS else ""
         if kind == "slider" and el.slider.type == Slider.Type.SELECT_SLIDER:
             kind = "select_slider"  # one element type, two encodings
         if wid.startswith("$$ID-"):
-            self.widgets[wid.split("-", 2)[2]] = (wid, kind)
+            key = wid.split("-", 2)[2]
+            self.widgets[key] = (wid, kind)
+            self.fragments[key] = fragment_id
 
 
 # --- the server and its /proc figures ---------------------------------------------------
