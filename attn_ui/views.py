@@ -18,6 +18,8 @@ __all__ = [
     "labels",
     "matrix",
     "numbers",
+    "numbers_of",
+    "oriented",
     "show_error",
     "stop_on_error",
     "table",
@@ -62,10 +64,11 @@ def matrix(
     narrow=True: the figure is in a narrow column (its colour bar goes below).
     """
     if columns:
-        m, rows, cols = m.T, cols, rows
-        row_title, col_title = col_title, row_title
         hover = None if hover is None else hover.T
-        name = by_hand_name or f"({name})ᵀ"
+    m, rows, cols, name, row_title, col_title = oriented(
+        m, rows, cols, name=name, by_hand_name=by_hand_name, row_title=row_title,
+        col_title=col_title, columns=columns,
+    )  # fmt: skip
     title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
     spec = heatmap_spec(
         m, rows, cols, title=title, kind=kind, row_title=row_title, col_title=col_title,
@@ -73,6 +76,14 @@ def matrix(
     )  # fmt: skip
     chart(spec, key=f"{key}_chart")
     numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+
+
+def oriented(m, rows, cols, *, name, by_hand_name, row_title, col_title, columns):
+    """The matrix as the learner asked to see it: as is, or (columns=True) the by-hand
+    layout, its transpose with rows and columns swapped and its by-hand name."""
+    if not columns:
+        return m, rows, cols, name, row_title, col_title
+    return m.T, cols, rows, by_hand_name or f"({name})ᵀ", col_title, row_title
 
 
 def numbers(label: str, make: Callable[[], pd.DataFrame], *, key: str) -> None:
@@ -84,6 +95,16 @@ def numbers(label: str, make: Callable[[], pd.DataFrame], *, key: str) -> None:
     box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
     if box.open:
         box.dataframe(make(), key=f"{key}_table")
+
+
+def numbers_of(label: str, tables: dict[str, Callable[[], pd.DataFrame]], *, key: str) -> None:
+    """Like `numbers`, for many matrices: one expander, a choice of matrix, its table.
+
+    One element per rerun instead of one per matrix, on the overview's thirteen."""
+    box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
+    if box.open:
+        name = box.selectbox("Matrix", list(tables), key=f"{key}_pick")
+        box.dataframe(tables[name](), key=f"{key}_table")
 
 
 def show_error(exc: Exception) -> None:

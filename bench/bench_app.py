@@ -82,18 +82,21 @@ def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> lis
     return asyncio.run(go())
 
 
-UPDATED = """([i, first]) => {
-    const gd = document.querySelectorAll('.js-plotly-plot')[i];
-    return gd && gd.layout && gd.layout.yaxis.ticktext[0] === first;
-}"""
+# A figure's first row label, whichever way it is drawn: a Plotly heatmap keeps it in its
+# layout, a canvas of attn_ui/canvas_grid.js in data-first-row.
+FIRST_ROWS = """() => [
+    ...[...document.querySelectorAll('.js-plotly-plot')].map(
+        g => g.layout && g.layout.yaxis && g.layout.yaxis.ticktext && g.layout.yaxis.ticktext[0]),
+    ...[...document.querySelectorAll('.cg-root canvas')].map(c => c.dataset.firstRow),
+]"""
+UPDATED = f"""([i, first]) => ({FIRST_ROWS})()[i] === first"""
 # The whole page: the run has finished and every figure shows the new sentence.
-PAGE_DONE = """(first) => {
+PAGE_DONE = f"""(first) => {{
     const app = document.querySelector('[data-testid=stApp]');
-    const plots = [...document.querySelectorAll('.js-plotly-plot')];
-    return app && app.dataset.testScriptState === 'notRunning' && plots.length > 0
-        && plots.every(g => g.layout && g.layout.yaxis.ticktext
-                            && g.layout.yaxis.ticktext[0] === first);
-}"""
+    const rows = ({FIRST_ROWS})();
+    return app && app.dataset.testScriptState === 'notRunning' && rows.length > 0
+        && rows.every(r => r === first);
+}}"""
 
 
 def browser_times(url: str, label: str, submit: str) -> tuple[list[float], list[float]]:
@@ -106,7 +109,7 @@ def browser_times(url: str, label: str, submit: str) -> tuple[list[float], list[
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
         pg.goto(url)
-        pg.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        pg.wait_for_selector(".js-plotly-plot, .cg-root canvas", timeout=60_000)
         box = pg.get_by_role("textbox", name=label)
         for i in range(N):
             s = sentence(i + 1000)

@@ -1,80 +1,81 @@
-"""Overview: X -> Q, K, V -> scores -> scaled -> weights -> output on one screen."""
+"""Overview: X -> Q, K, V -> scores -> scaled -> weights -> output on one screen.
+
+Up to thirteen matrices change with every sentence here, so the page is built for speed
+(bench/bench_app.py): the sentence box and the figures form one `st.fragment`, so typing
+reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid)
+instead of thirteen Plotly charts. The step pages keep their Plotly figures.
+"""
 
 import streamlit as st
 
-from attn_ui import compute, controls, layout, views
+from attn_ui import canvas_grid, compute, controls, layout, views
 
 layout.page(__file__)
-s = controls.sidebar(heads=True)
-with views.stop_on_error():
-    run = compute.lesson_run(s, multi=s.n_heads > 1)
+controls.sidebar(heads=True, sentence=False)
 
-t, tok = run.trace, run.tokens
-common = {"columns": s.columns, "show_numbers": s.show_numbers}
-d_cols = views.features(run.x.shape[1])
-k_cols = views.features(t.d_k, "k")
-v_cols = views.features(t.d_v, "v")
 
-st.subheader("1. Embeddings and projections")
-c = st.columns([1.2, 0.1, 1, 1, 1], vertical_alignment="center")
-with c[0]:
-    views.matrix(
-        run.x,
-        tok,
-        d_cols,
-        name="X",
-        by_hand_name="X (features × tokens)",
-        row_title="token",
-        col_title="feature",
-        key="ov_x",
-        narrow=True,
-        **common,
-    )
-c[1].markdown("## →")
-qkv = ((c[2], t.q, "Q", k_cols), (c[3], t.k, "K", k_cols), (c[4], t.v, "V", v_cols))
-for col, m, n, cols in qkv:
-    with col:
-        views.matrix(
-            m,
-            tok,
-            cols,
-            name=f"{n} = X W_{n}",
-            by_hand_name=f"{n} = W_{n} X",
-            row_title="token",
-            col_title="feature",
-            key=f"ov_{n}",
-            narrow=True,
-            **common,
-        )
+class Figures:
+    """The page's matrices, as the learner asked to see them (rows, or the by-hand layout)."""
 
-st.subheader("2. Scores, scaling, softmax, output")
-grid = st.columns(2) + st.columns(2)
-steps = (
-    (t.scores, tok, "S = Q Kᵀ", "Kᵀ Q", "signed"),
-    (t.masked, tok, f"S × {t.scale:.3g} (+ mask)", "scaled Kᵀ Q (+ mask)", "signed"),
-    (t.weights, tok, "A = softmax by row", "A (columns sum to 1)", "weights"),
-)
-for col, (m, cols, name, hand, kind) in zip(grid, steps, strict=False):
-    with col:
-        views.matrix(
-            m, tok, cols, name=name, by_hand_name=hand, kind=kind, key=f"ov_{hand}", **common
-        )
-with grid[3]:
-    views.matrix(t.output, tok, v_cols, name="Z = A V", by_hand_name="Z = V A",
-                 row_title="token", col_title="feature", key="ov_z", **common)  # fmt: skip
+    def __init__(self, s: controls.LessonSettings) -> None:
+        self.s = s
+        self.tables: dict[str, object] = {}  # name -> the table's maker, for the numbers
 
-if run.multi is not None:
-    st.subheader(f"3. {run.multi.n_heads} heads side by side, then W_O")
-    st.caption(
-        "Each head has its own W_Q, W_K, W_V; their outputs are concatenated and mixed by W_O."
-    )
-    heads = st.columns(min(run.multi.n_heads, 2))  # wider than 4 across: labels would overlap
-    for h, head in enumerate(run.multi.heads):
-        with heads[h % len(heads)]:
-            views.matrix(head.weights, tok, tok, name=f"head {h}: A", kind="weights",
-                         key=f"ov_head{h}", **common)  # fmt: skip
-    views.matrix(run.multi.output, tok, views.features(run.multi.output.shape[1]),
-                 name="concat(heads) W_O", by_hand_name="W_Oᵀ concat(heads)ᵀ",
-                 row_title="token", col_title="feature", key="ov_mh_out", **common)  # fmt: skip
+    def __call__(self, m, rows, cols, *, name, by_hand_name=None, kind="signed",
+                 row_title="query", col_title="key") -> dict:  # fmt: skip
+        m, rows, cols, name, row_title, col_title = views.oriented(
+            m, rows, cols, name=name, by_hand_name=by_hand_name, row_title=row_title,
+            col_title=col_title, columns=self.s.columns,
+        )  # fmt: skip
+        fig = canvas_grid.figure(m, rows, cols, title=name, kind=kind, row_title=row_title,
+                                 col_title=col_title, show_numbers=self.s.show_numbers)  # fmt: skip
+        self.tables[fig["title"]] = lambda: views.table(m, rows, cols)
+        return fig
 
+
+@st.fragment
+def pipeline() -> None:
+    s = controls.sentence_box()
+    with views.stop_on_error():
+        run = compute.lesson_run(s, multi=s.n_heads > 1)
+    t, tok = run.trace, run.tokens
+    fig = Figures(s)
+    feat = {"row_title": "token", "col_title": "feature"}
+    k_cols, v_cols = views.features(t.d_k, "k"), views.features(t.d_v, "v")
+    x = fig(run.x, tok, views.features(run.x.shape[1]), name="X",
+            by_hand_name="X (features × tokens)", **feat)  # fmt: skip
+    projections = ((t.q, "Q", k_cols), (t.k, "K", k_cols), (t.v, "V", v_cols))
+    qkv = [fig(m, tok, cols, name=f"{n} = X W_{n}", by_hand_name=f"{n} = W_{n} X", **feat)
+           for m, n, cols in projections]  # fmt: skip
+    sections = [
+        canvas_grid.section([x, canvas_grid.arrow(), *qkv], widths=[1.2, 0.15, 1, 1, 1],
+                            heading="1. Embeddings and projections"),
+        canvas_grid.section([
+            fig(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q"),
+            fig(t.masked, tok, tok, name=f"S × {t.scale:.3g} (+ mask)",
+                by_hand_name="scaled Kᵀ Q (+ mask)"),
+            fig(t.weights, tok, tok, name="A = softmax by row",
+                by_hand_name="A (columns sum to 1)", kind="weights"),
+            fig(t.output, tok, v_cols, name="Z = A V", by_hand_name="Z = V A", **feat),
+        ], widths=[1, 1], heading="2. Scores, scaling, softmax, output"),
+    ]  # fmt: skip
+    if run.multi is not None:
+        mh = run.multi
+        heads = [fig(h.weights, tok, tok, name=f"head {i}: A", kind="weights")
+                 for i, h in enumerate(mh.heads)]  # fmt: skip
+        sections.append(canvas_grid.section(
+            heads, widths=[1] * min(mh.n_heads, 2),  # wider than 2 across: labels would overlap
+            heading=f"3. {mh.n_heads} heads side by side, then W_O",
+            caption="Each head has its own W_Q, W_K, W_V; their outputs are concatenated "
+                    "and mixed by W_O.",
+        ))  # fmt: skip
+        sections.append(canvas_grid.section([
+            fig(mh.output, tok, views.features(mh.output.shape[1]), name="concat(heads) W_O",
+                by_hand_name="W_Oᵀ concat(heads)ᵀ", **feat),
+        ], widths=[1]))  # fmt: skip
+    canvas_grid.show(sections, key="ov_figures")
+    views.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
+
+
+pipeline()
 layout.footer(__file__)

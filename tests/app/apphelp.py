@@ -26,7 +26,8 @@ def rerun(at: AppTest) -> AppTest:
 
 
 def table(at: AppTest, title_part: str) -> np.ndarray:
-    """The numbers of the table inside the expander whose label contains `title_part`.
+    """The numbers of the table inside the expander whose label contains `title_part`, or
+    of the matrix whose name contains it in an expander's "Matrix" choice (views.numbers_of).
 
     The step pages build a table only while its expander is open (views.numbers), so a
     closed one is opened, as a learner's click does, and the page rerun.
@@ -37,7 +38,26 @@ def table(at: AppTest, title_part: str) -> np.ndarray:
                 open_tables(at)
                 return table(at, title_part)
             return exp.dataframe[0].value.to_numpy(dtype=float)
-    raise AssertionError(f"no table titled {title_part!r}; have {[e.label for e in at.expander]}")
+    for exp in at.expander:
+        if not exp.proto.id.endswith("_numbers"):
+            continue
+        if not exp.selectbox:
+            open_tables(at)
+            return table(at, title_part)
+        names = [o for o in exp.selectbox[0].options if title_part in o]
+        if names:
+            if exp.selectbox[0].value != names[0]:
+                exp.selectbox[0].select(names[0])
+                rerun(at)
+                return table(at, title_part)
+            return exp.dataframe[0].value.to_numpy(dtype=float)
+    raise AssertionError(f"no table titled {title_part!r}; have {matrices(at)}")
+
+
+def matrices(at: AppTest) -> list[str]:
+    """Every table's title: expander labels, and the names in "Matrix" choices."""
+    choices = [o for e in at.expander for box in e.selectbox for o in box.options]
+    return [e.label for e in at.expander] + choices
 
 
 def open_tables(at: AppTest) -> AppTest:

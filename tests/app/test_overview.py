@@ -4,7 +4,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import attn_core
-from apphelp import ROOT, load, rerun, table
+from apphelp import ROOT, load, matrices, rerun, table
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 
@@ -82,7 +82,8 @@ def test_link_carries_settings_and_ignores_bad_values():
     at.switch_page(PAGE)
     rerun(at)
     assert at.warning and "d_k" in at.warning[0].value  # 7 is not offered
-    assert len([e for e in at.expander if e.label.startswith("Numbers of head ")]) == 4
+    table(at, "X")  # opens the numbers
+    assert len([m for m in matrices(at) if m.startswith("head ")]) == 4
     assert table(at, "A = softmax").shape == (3, 3)
     assert table(at, "concat(heads) W_O").shape == (3, 16)
 

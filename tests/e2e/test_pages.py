@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.layout import PAGES
-from browserhelp import heatmap_rows, heatmap_z, open_page, shot, wait_idle
+from browserhelp import open_page, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -30,38 +30,6 @@ def test_home_lists_every_group(page, app_url):
     shot(page, "home")
 
 
-def test_overview_repeated_word_and_slider(page, app_url):
-    """Typing a sentence with a repeated word gives one heatmap row per token; d_k changes Q."""
-    open_page(page, app_url, "Overview")
-    box = page.get_by_role("textbox", name="Your sentence")
-    box.fill("the cat saw the cat")
-    box.press("Control+Enter")
-    wait_idle(page)
-    page.wait_for_function(
-        """() => {
-            const gd = document.querySelectorAll('.js-plotly-plot')[0];
-            return (gd?.layout?.yaxis?.ticktext?.length ?? 0) === 5;
-        }"""
-    )
-    assert heatmap_rows(page, 0) == ["the", "cat", "saw", "the", "cat"]
-    before = heatmap_z(page, 1)  # Q
-    slider = page.get_by_role("slider", name="d_k (query/key size)")
-    slider.focus()
-    slider.press("ArrowLeft")
-    wait_idle(page)
-    page.wait_for_function(
-        """(n) => {
-            const gd = document.querySelectorAll('.js-plotly-plot')[1];
-            const z = gd?._fullData?.[0]?.z;
-            return !!z && z[0].length !== n;
-        }""",
-        arg=len(before[0]),
-    )
-    after = heatmap_z(page, 1)
-    assert len(after) == 5 and len(after[0]) < len(before[0])
-    shot(page, "overview_repeated_word")
-
-
 # Per figure: the margins the spec asked for, and the ones Plotly drew with after measuring
 # the labels; when they differ, Plotly drew the figure twice.
 MARGINS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(g => {
@@ -70,7 +38,7 @@ MARGINS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(g => {
 })"""
 
 
-@pytest.mark.parametrize("path", ["Overview", "Multi-head?n_heads=4", "Scores"])
+@pytest.mark.parametrize("path", ["Multi-head?n_heads=4", "Scores"])
 def test_figures_come_with_room_for_their_labels(page, app_url, path):
     """heatmap_spec's margins already fit the labels and colour bar, so Plotly's automargin
     finds nothing to push and draws each figure once (half the browser's time, bench_app)."""
@@ -79,15 +47,3 @@ def test_figures_come_with_room_for_their_labels(page, app_url, path):
     page.wait_for_timeout(1000)  # every figure drawn
     margins = page.evaluate(MARGINS)
     assert margins and all(asked == drawn for asked, drawn in margins), margins
-
-
-def test_phone_width(browser, app_url):
-    """At phone width the overview still shows its heatmaps, without an error."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "Overview")
-        assert pg.locator(".js-plotly-plot").count() >= 8
-        shot(pg, "overview_phone")
-    finally:
-        ctx.close()

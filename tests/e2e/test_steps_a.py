@@ -84,17 +84,3 @@ def test_scaling_marks_your_d_k_on_the_curves(page, app_url):
     wait_idle(page)
     wait_chart(page, "Variance", "g.layout.shapes[0].x0 === 8")
     expect(page.get_by_text("your d_k = 8").first).to_be_visible()
-
-
-def test_overview_hover_names_position_token_and_value(page, app_url):
-    """A weights cell's hover gives query and key by position and word (repeated words too)."""
-    t = lesson_run(LessonSettings(sentence="the cat saw the cat")).trace
-    open_page(page, app_url, "Overview?sentence=the%20cat%20saw%20the%20cat")
-    plot = page.locator(".js-plotly-plot").filter(has_text="A = softmax").first
-    plot.scroll_into_view_if_needed()
-    grid = plot.locator(".nsewdrag").first.bounding_box()
-    page.mouse.move(grid["x"] + 4.5 * grid["width"] / 5, grid["y"] + 3.5 * grid["height"] / 5)
-    hover = plot.locator(".hoverlayer")
-    expect(hover).to_contain_text("query 3: the")
-    expect(hover).to_contain_text("key 4: cat")
-    expect(hover).to_contain_text(f"value: {t.weights[3, 4]:.2f}")

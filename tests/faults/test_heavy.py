@@ -21,8 +21,9 @@ def base():
 
 
 def rows(run) -> list[str]:
-    """The row labels of the run's first heatmap (the tokens on the step pages)."""
-    return json.loads(run.of_type("plotly_chart")[0].spec)["layout"]["yaxis"]["ticktext"]
+    """The row labels of the overview's first figure (the tokens), as its canvas grid got them."""
+    (grid,) = run.of_type("bidi_component")
+    return json.loads(grid.json)["sections"][0]["items"][0]["rows"]
 
 
 async def light_edit(s: Session, words: str):

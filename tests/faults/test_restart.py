@@ -11,29 +11,29 @@ from bench.bench_load import CHROMIUM, CHROMIUM_ARGS
 from bench.stclient import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
-SHOWS = """([words, state]) => {
+# The overview's first figure (a canvas of attn_ui/canvas_grid.js): its row labels, or null.
+ROWS = """(() => { const c = document.querySelector('.cg-root canvas');
+                   return c ? JSON.parse(c.dataset.rows).join(' ') : null; })()"""
+SHOWS = f"""([words, state]) => {{
     const app = document.querySelector('[data-testid=stApp]');
-    const gd = document.querySelectorAll('.js-plotly-plot')[0];
     return app && app.dataset.testScriptState === 'notRunning'
-        && app.dataset.testConnectionState === state && gd && gd.layout
-        && (gd.layout.yaxis.ticktext || []).join(' ') === words;
-}"""
+        && app.dataset.testConnectionState === state && {ROWS} === words;
+}}"""
 STATE = "() => document.querySelector('[data-testid=stApp]').dataset.testConnectionState"
 # What the page shows after the restart, once the learner moves a slider: the figure's rows
 # and the text box, or an alert that explains the reset.
-AFTER = """() => {
+AFTER = f"""() => {{
     const app = document.querySelector('[data-testid=stApp]');
     if (!app || app.dataset.testScriptState !== 'notRunning') return null;
     const heads = [...document.querySelectorAll('h3')].find(h => /\\d+ heads/.test(h.innerText));
     const box = document.querySelector('textarea[aria-label="Your sentence"]');
-    const gd = document.querySelectorAll('.js-plotly-plot')[0];
-    return {
+    return {{
         heads: heads ? heads.innerText : '',
         sentence: box ? box.value : null,
-        rows: gd && gd.layout ? (gd.layout.yaxis.ticktext || []).join(' ') : null,
+        rows: {ROWS},
         alerts: [...document.querySelectorAll('[data-testid=stAlert]')].map(a => a.innerText),
-    };
-}"""
+    }};
+}}"""
 
 
 @pytest.fixture

@@ -1,0 +1,124 @@
+"""The overview in a real browser: its canvas heatmaps (attn_ui/canvas_grid.js) are drawn,
+labelled, coloured and explained on hover, follow the controls, and fit a phone."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+from browserhelp import open_page, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+CANVASES = "[...document.querySelectorAll('.cg-root canvas')]"
+
+
+def figures(pg: Page) -> list[dict]:
+    """Each canvas: title, rows, shape, drawn size, and how many distinct colours it shows."""
+    return pg.evaluate(
+        f"""() => {CANVASES}.map(c => {{
+            const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            const colours = new Set();
+            for (let i = 0; i < px.length; i += 4 * 97) {{
+                colours.add(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
+            }}
+            return {{ title: c.getAttribute('aria-label'), rows: JSON.parse(c.dataset.rows),
+                      shape: c.dataset.shape, width: c.clientWidth, height: c.clientHeight,
+                      colours: colours.size }};
+        }})"""
+    )
+
+
+def wait_rows(pg: Page, rows: list[str]) -> None:
+    """Until every canvas shows these row labels."""
+    pg.wait_for_function(
+        f"""(rows) => {CANVASES}.length > 0
+            && {CANVASES}.every(c => c.dataset.rows === JSON.stringify(rows))""",
+        arg=rows,
+    )
+
+
+def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
+    open_page(page, app_url, "Overview")
+    box = page.get_by_role("textbox", name="Your sentence")
+    box.fill("the cat saw the cat")
+    box.press("Control+Enter")
+    wait_rows(page, ["the", "cat", "saw", "the", "cat"])
+    figs = figures(page)
+    assert [f["title"].split("   (")[0] for f in figs[:4]] == [
+        "X", "Q = X W_Q", "K = X W_K", "V = X W_V"
+    ]  # fmt: skip
+    assert figs[1]["shape"] == "5x4"
+    assert all(f["colours"] > 5 and f["width"] > 100 and f["height"] > 150 for f in figs)
+    slider = page.get_by_role("slider", name="d_k (query/key size)")
+    slider.focus()
+    slider.press("ArrowLeft")
+    wait_idle(page)
+    page.wait_for_function(f"() => {CANVASES}[1].dataset.shape === '5x2'")
+    shot(page, "overview_repeated_word")
+
+
+def test_hover_names_position_token_and_value(page, app_url):
+    """A weights cell's hover gives query and key by position and word (repeated words too)."""
+    t = lesson_run(LessonSettings(sentence="the cat saw the cat")).trace
+    open_page(page, app_url, "Overview?sentence=the%20cat%20saw%20the%20cat")
+    wait_rows(page, ["the", "cat", "saw", "the", "cat"])
+    canvas = page.locator(".cg-root canvas[aria-label^='A = softmax']")
+    canvas.scroll_into_view_if_needed()
+    cell = canvas.evaluate(
+        "c => { const L = c.parentElement.layout; return [L.left + 4.5 * L.cellW, L.top + 3.5 * L.cellH]; }"  # noqa: E501
+    )
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + cell[0], box["y"] + cell[1])
+    hover = canvas.locator("xpath=..").locator(".cg-hover")
+    expect(hover).to_be_visible()
+    expect(hover).to_contain_text("query 3: the")
+    expect(hover).to_contain_text("key 4: cat")
+    expect(hover).to_contain_text(f"value: {t.weights[3, 4]:.2f}")
+    page.mouse.move(box["x"] + 2, box["y"] + 2)  # off the cells: the hover goes
+    expect(hover).to_be_hidden()
+
+
+def test_text_that_looks_like_html_stays_text(page, app_url):
+    open_page(page, app_url, "Overview?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E")
+    page.wait_for_function(f"() => {CANVASES}.length > 0")
+    assert page.locator(".cg-root b, .cg-root script").count() == 0
+    rows = figures(page)[0]["rows"]
+    assert "<" in rows and "b" in rows  # WordPiece splits the tags; each piece drawn as text
+
+
+def test_masked_cells_say_so_on_hover(page, app_url):
+    open_page(page, app_url, "Overview?sentence=one%20two%20three&mask=causal")
+    canvas = page.locator(".cg-root canvas[aria-label^='S ×']")
+    canvas.scroll_into_view_if_needed()
+    cell = canvas.evaluate(
+        "c => { const L = c.parentElement.layout; return [L.left + 2.5 * L.cellW, L.top + 0.5 * L.cellH]; }"  # noqa: E501
+    )
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + cell[0], box["y"] + cell[1])
+    expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("value: -∞ (masked)")
+
+
+def test_png_download(page, app_url):
+    open_page(page, app_url, "Overview")
+    page.wait_for_function(f"() => {CANVASES}.length > 0")
+    with page.expect_download() as dl:
+        page.locator(".cg-figure").first.get_by_text("PNG").click()
+    assert dl.value.suggested_filename == "X.png"
+    with open(dl.value.path(), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_phone_width(browser, app_url):
+    """At phone width every figure gets its own line, fits the screen, and arrows point down."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url, "Overview")
+        pg.wait_for_function(f"() => {CANVASES}.length >= 8")
+        figs = figures(pg)
+        assert all(0 < f["width"] <= 390 for f in figs)
+        assert pg.locator(".cg-arrow").first.inner_text() == "↓"
+        shot(pg, "overview_phone")
+    finally:
+        ctx.close()
