@@ -2,9 +2,11 @@
 
 Prints, in one run:
 1. server time per interaction (a new 32-token sentence, 4 heads) measured with
-   Streamlit's AppTest, which runs the real script in-process;
+   Streamlit's AppTest, which runs the real script in-process. AppTest has no fragment
+   reruns: on the overview this is the whole page, what moving a sidebar control costs;
 2. the same against a real server: a websocket client speaking the browser's protocol
-   (bench/stclient.py), from the rerun request sent to the script-finished message;
+   (bench/stclient.py), from the rerun request sent to the script-finished message. Like
+   the browser, it reruns only the overview's fragment (sentence box and figures);
 3. browser-observed time from the keypress to the updated figure, in headless
    Chromium against real servers on loopback.
 
@@ -82,13 +84,14 @@ def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> lis
     return asyncio.run(go())
 
 
-# A figure's first row label, whichever way it is drawn: a Plotly heatmap keeps it in its
-# layout, a canvas of attn_ui/canvas_grid.js in data-first-row.
-FIRST_ROWS = """() => [
+# Every figure's row labels, whichever way it is drawn: a Plotly heatmap keeps them in its
+# layout, a canvas of attn_ui/canvas_grid.js (the overview) in data-rows.
+FIGURE_ROWS = """() => [
     ...[...document.querySelectorAll('.js-plotly-plot')].map(
-        g => g.layout && g.layout.yaxis && g.layout.yaxis.ticktext && g.layout.yaxis.ticktext[0]),
-    ...[...document.querySelectorAll('.cg-root canvas')].map(c => c.dataset.firstRow),
+        g => (g.layout && g.layout.yaxis && g.layout.yaxis.ticktext) || null),
+    ...[...document.querySelectorAll('.cg-root canvas')].map(c => JSON.parse(c.dataset.rows)),
 ]"""
+FIRST_ROWS = f"""() => ({FIGURE_ROWS})().map(rows => rows && rows[0])"""
 UPDATED = f"""([i, first]) => ({FIRST_ROWS})()[i] === first"""
 # The whole page: the run has finished and every figure shows the new sentence.
 PAGE_DONE = f"""(first) => {{
@@ -134,14 +137,15 @@ def summary(name: str, xs: list[float]) -> str:
 
 def main() -> None:
     lesson = {"lesson": dict(SETTINGS)}
-    print("Server time per interaction (AppTest, new 32-token sentence each time)")
+    print("Server time per interaction (AppTest: whole-page reruns, new 32-token sentence)")
     ov = server_times("app.py", "lesson_w_sentence", lesson)
     bare = server_times("bench/bare_page.py", "", {})
     print(summary("overview (32 tokens, 4 heads)", ov))
     print(summary("bare page (one 32x32 heatmap)", bare))
     print(f"ratio overview / bare: {statistics.median(ov) / statistics.median(bare):.2f}")
 
-    print("\nReal server: rerun request -> script finished (websocket client, loopback)")
+    print("\nReal server: rerun request -> run finished (websocket client, loopback; the")
+    print("overview's sentence box reruns its fragment, as in the browser)")
     setup = [("lesson_w_d_model", 32), ("lesson_w_d_k", 8), ("lesson_w_n_heads", 4)]
     ws = {}
     for name, script, page, widget, steps in (

@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_app import FIGURE_ROWS  # noqa: E402
 from bench.stclient import (  # noqa: E402
     Decoder,
     Session,
@@ -38,6 +39,7 @@ from bench.stclient import (  # noqa: E402
 )
 
 PAGES = ("Overview", "Multi-head")
+CHARTS = ("plotly_chart", "bidi_component")  # Plotly figures; the overview's canvas grid
 WORDS = (
     "the a cat dog bird sat ran flew on under over mat house tree river because when and "
     "small big red old young quick slow happy tired hungry home garden school city night "
@@ -175,12 +177,12 @@ async def settled_rss(pid: int, limit_s: float = 10) -> float:
 
 # --- the browser -------------------------------------------------------------------------
 
-WAIT_TOKENS = """([words, i]) => {
+WAIT_TOKENS = f"""([words, i]) => {{
     const app = document.querySelector('[data-testid=stApp]');
-    const gd = document.querySelectorAll('.js-plotly-plot')[i];
-    return app && app.dataset.testScriptState === 'notRunning' && gd && gd.layout
-        && (gd.layout.yaxis.ticktext || []).join(' ') === words;
-}"""
+    const rows = ({FIGURE_ROWS})()[i];
+    return app && app.dataset.testScriptState === 'notRunning' && rows
+        && rows.join(' ') === words;
+}}"""
 WAIT_HEADS = """(n) => {
     const app = document.querySelector('[data-testid=stApp]');
     return app && app.dataset.testScriptState === 'notRunning'
@@ -289,7 +291,7 @@ def compare(name: str, seen: dict, mine: dict) -> str:
         and seen[path].SerializeToString(deterministic=True)
         == el.SerializeToString(deterministic=True)
     )
-    charts = sum(1 for e in mine.values() if e.WhichOneof("type") == "plotly_chart")
+    charts = sum(1 for e in mine.values() if e.WhichOneof("type") in CHARTS)
     return (
         f"{name}: {same}/{len(mine)} client elements byte-identical to the browser's "
         f"({len(seen)} in the browser run, {charts} charts)"

@@ -40,7 +40,7 @@ def record(url: str, updates: int) -> tuple[dict, float]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
         pg.goto(f"{url}/{OVERVIEW_URL}")
-        pg.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        pg.wait_for_selector(".cg-root canvas", timeout=60_000)
         box = pg.get_by_role("textbox", name="Your sentence")
         update(pg, box, sentence(5000))  # warm up
         cdp = pg.context.new_cdp_session(pg)
