@@ -5,7 +5,9 @@
 // Labels are drawn with fillText and the hover is set with textContent: nothing a
 // learner types is ever read as HTML.
 
-const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 8, LABEL_GAP_PX = 12;
+// Rows are at least 12 px, so every row keeps its label; turned column labels need 9 px
+// each (11 px type below 12 px), so up to about 40 tokens fit in a half-page figure.
+const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, LABEL_GAP_PX = 12, TURNED_GAP_PX = 9;
 const FONT_PX = 12, TITLE_PX = 15, BAR_PX = 10;
 
 function decode(b64) {
@@ -55,8 +57,8 @@ function layout(g, f, width) {
            barY: top + plotH + bottomLabels + FONT_PX + 12 };
 }
 
-function every(cellPx) {
-  return Math.max(1, Math.ceil(LABEL_GAP_PX / cellPx));
+function every(cellPx, gap = LABEL_GAP_PX) {
+  return Math.max(1, Math.ceil(gap / cellPx)); // label every k-th row or column
 }
 
 function draw(canvas, f, width) {
@@ -116,7 +118,8 @@ function draw(canvas, f, width) {
     g.textAlign = "center";
     for (let j = 0; j < L.m; j++) g.fillText(f.cols[j], L.left + (j + 0.5) * L.cellW, L.colLabelY + FONT_PX / 2);
   } else {
-    const cs = every(L.cellW);
+    const cs = every(L.cellW, TURNED_GAP_PX);
+    if (L.cellW < 12) g.font = `${FONT_PX - 1}px ${f.font}`;
     g.textAlign = "right";
     for (let j = 0; j < L.m; j += cs) {
       g.save();
@@ -126,6 +129,7 @@ function draw(canvas, f, width) {
       g.restore();
     }
   }
+  g.font = `${FONT_PX}px ${f.font}`;
   g.textAlign = "center";
   g.fillText(f.colTitle, L.left + (L.m * L.cellW) / 2, L.axisY + FONT_PX / 2);
   g.save();
