@@ -182,7 +182,7 @@ function figureBox(root) {
     png.download = `${(box.figure.title.split("(")[0].trim() || "matrix").replace(/[^\w.-]+/g, "_")}.png`;
     e.stopPropagation();
   });
-  canvas.addEventListener("mousemove", (e) => {
+  const hover = (e) => {
     const L = box.layout, r = canvas.getBoundingClientRect();
     const x = e.clientX - r.left, y = e.clientY - r.top;
     const j = Math.floor((x - L.left) / L.cellW), i = Math.floor((y - L.top) / L.cellH);
@@ -193,8 +193,10 @@ function figureBox(root) {
     tip.style.left = flip ? "" : `${x + 12}px`;
     tip.style.right = flip ? `${r.width - x + 12}px` : "";
     tip.style.top = `${y + 12}px`;
-  });
-  canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+  };
+  canvas.addEventListener("pointermove", hover); // a mouse
+  canvas.addEventListener("pointerdown", hover); // a tap on a phone
+  canvas.addEventListener("pointerleave", () => { tip.style.display = "none"; });
   box.append(canvas, tip, png);
   root.appendChild(box);
   return box;

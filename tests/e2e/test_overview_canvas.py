@@ -110,8 +110,9 @@ def test_png_download(page, app_url):
 
 
 def test_phone_width(browser, app_url):
-    """At phone width every figure gets its own line, fits the screen, and arrows point down."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    """At phone width every figure gets its own line, fits the screen, arrows point down,
+    and a tap on a cell explains it (there is no mouse to hover with)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     pg = ctx.new_page()
     try:
         open_page(pg, app_url, "Overview")
@@ -119,6 +120,13 @@ def test_phone_width(browser, app_url):
         figs = figures(pg)
         assert all(0 < f["width"] <= 390 for f in figs)
         assert pg.locator(".cg-arrow").first.inner_text() == "↓"
+        canvas = pg.locator(".cg-root canvas[aria-label^='A = softmax']")
+        canvas.scroll_into_view_if_needed()
+        cell = canvas.evaluate(
+            "c => { const L = c.parentElement.layout; return [L.left + L.cellW / 2, L.top + L.cellH / 2]; }"  # noqa: E501
+        )
+        canvas.tap(position={"x": cell[0], "y": cell[1]})
+        expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("query 0: the")
         shot(pg, "overview_phone")
     finally:
         ctx.close()
