@@ -11,7 +11,9 @@ const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, LABEL_GAP_PX = 12, TURNE
 const FONT_PX = 12, TITLE_PX = 15, BAR_PX = 10;
 
 function decode(b64) {
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  // base64 of little-endian float64 (attn_ui/canvas_grid.py `encode`); -inf stays -inf
+  const text = atob(b64), bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return new Float64Array(bytes.buffer);
 }
 
@@ -233,18 +235,24 @@ function section(root, sec, narrow) {
     ? "minmax(0, 1fr)"
     : sec.widths.map((w) => `minmax(0, ${w}fr)`).join(" ");
   root.appendChild(grid);
+  const boxes = [];
   for (const it of sec.items) {
     if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); continue; }
     const box = figureBox(grid);
-    const f = { ...it, values: decode(it.z), font: root.font };
-    box.figure = f;
-    const canvas = box.querySelector("canvas");
+    box.figure = { ...it, values: decode(it.z), font: root.font };
+    boxes.push(box);
+  }
+  // All widths first (one layout of the page), then all drawing: reading a width after
+  // each drawing made the browser lay the page out again for every figure.
+  const widths = boxes.map((box) => box.clientWidth || 300);
+  boxes.forEach((box, k) => {
+    const f = box.figure, canvas = box.querySelector("canvas");
     canvas.setAttribute("aria-label", f.title);
-    box.layout = draw(canvas, f, box.clientWidth || 300);
+    box.layout = draw(canvas, f, widths[k]);
     canvas.dataset.firstRow = f.rows[0]; // for the tests and bench/bench_app.py
     canvas.dataset.rows = JSON.stringify(f.rows);
     canvas.dataset.shape = f.shape.join("x");
-  }
+  });
 }
 
 function render(root, sections) {

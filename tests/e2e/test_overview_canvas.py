@@ -38,6 +38,25 @@ def wait_rows(pg: Page, rows: list[str]) -> None:
     )
 
 
+def cell(canvas, i: int, j: int) -> dict:
+    """The middle of cell (i, j) of a canvas figure, relative to the canvas; it is scrolled
+    into view first."""
+    canvas.scroll_into_view_if_needed()
+    x, y = canvas.evaluate(
+        "(c, [i, j]) => { const L = c.parentElement.layout;"
+        " return [L.left + (j + 0.5) * L.cellW, L.top + (i + 0.5) * L.cellH]; }",
+        [i, j],
+    )
+    return {"x": x, "y": y}
+
+
+def hover(page: Page, canvas, i: int, j: int):
+    """Move the mouse over cell (i, j); the figure's hover box."""
+    at, box = cell(canvas, i, j), canvas.bounding_box()
+    page.mouse.move(box["x"] + at["x"], box["y"] + at["y"])
+    return canvas.locator("xpath=..").locator(".cg-hover")
+
+
 def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
     open_page(page, app_url, "Overview")
     box = page.get_by_role("textbox", name="Your sentence")
@@ -64,19 +83,14 @@ def test_hover_names_position_token_and_value(page, app_url):
     open_page(page, app_url, "Overview?sentence=the%20cat%20saw%20the%20cat")
     wait_rows(page, ["the", "cat", "saw", "the", "cat"])
     canvas = page.locator(".cg-root canvas[aria-label^='A = softmax']")
-    canvas.scroll_into_view_if_needed()
-    cell = canvas.evaluate(
-        "c => { const L = c.parentElement.layout; return [L.left + 4.5 * L.cellW, L.top + 3.5 * L.cellH]; }"  # noqa: E501
-    )
+    tip = hover(page, canvas, 3, 4)
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("query 3: the")
+    expect(tip).to_contain_text("key 4: cat")
+    expect(tip).to_contain_text(f"value: {t.weights[3, 4]:.2f}")
     box = canvas.bounding_box()
-    page.mouse.move(box["x"] + cell[0], box["y"] + cell[1])
-    hover = canvas.locator("xpath=..").locator(".cg-hover")
-    expect(hover).to_be_visible()
-    expect(hover).to_contain_text("query 3: the")
-    expect(hover).to_contain_text("key 4: cat")
-    expect(hover).to_contain_text(f"value: {t.weights[3, 4]:.2f}")
     page.mouse.move(box["x"] + 2, box["y"] + 2)  # off the cells: the hover goes
-    expect(hover).to_be_hidden()
+    expect(tip).to_be_hidden()
 
 
 def test_text_that_looks_like_html_stays_text(page, app_url):
@@ -90,13 +104,7 @@ def test_text_that_looks_like_html_stays_text(page, app_url):
 def test_masked_cells_say_so_on_hover(page, app_url):
     open_page(page, app_url, "Overview?sentence=one%20two%20three&mask=causal")
     canvas = page.locator(".cg-root canvas[aria-label^='S ×']")
-    canvas.scroll_into_view_if_needed()
-    cell = canvas.evaluate(
-        "c => { const L = c.parentElement.layout; return [L.left + 2.5 * L.cellW, L.top + 0.5 * L.cellH]; }"  # noqa: E501
-    )
-    box = canvas.bounding_box()
-    page.mouse.move(box["x"] + cell[0], box["y"] + cell[1])
-    expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("value: -∞ (masked)")
+    expect(hover(page, canvas, 0, 2)).to_contain_text("value: -∞ (masked)")
 
 
 def test_png_download(page, app_url):
@@ -121,11 +129,7 @@ def test_phone_width(browser, app_url):
         assert all(0 < f["width"] <= 390 for f in figs)
         assert pg.locator(".cg-arrow").first.inner_text() == "↓"
         canvas = pg.locator(".cg-root canvas[aria-label^='A = softmax']")
-        canvas.scroll_into_view_if_needed()
-        cell = canvas.evaluate(
-            "c => { const L = c.parentElement.layout; return [L.left + L.cellW / 2, L.top + L.cellH / 2]; }"  # noqa: E501
-        )
-        canvas.tap(position={"x": cell[0], "y": cell[1]})
+        canvas.tap(position=cell(canvas, 0, 0))
         expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("query 0: the")
         shot(pg, "overview_phone")
     finally:
