@@ -75,15 +75,20 @@ def lesson(name: str) -> dict[str, str]:
 
 
 def navigation(current: str = "The steps") -> None:
-    """The grouped menu, drawn in the sidebar of every page; the current group is open."""
+    """The grouped menu, drawn in the sidebar of every page; the current group is open.
+
+    A closed group's links are drawn only once it is opened (opening it reruns the page):
+    twenty links on every rerun were about a third of a slider move's server time."""
     with st.sidebar:
         st.page_link("app.py", label="Attention Lab: start here", icon=":material/home:")
         for group in GROUPS:
             pages = [p for p in PAGES if p.group == group]
             if pages:
-                with st.expander(group, expanded=group == current):
+                box = st.expander(group, expanded=group == current,
+                                  key=f"nav_{current}_{group}", on_change="rerun")  # fmt: skip
+                if box.open:
                     for p in pages:
-                        st.page_link(p.path, label=p.title)
+                        box.page_link(p.path, label=p.title)
         st.divider()
 
 

@@ -47,3 +47,25 @@ def test_figures_come_with_room_for_their_labels(page, app_url, path):
     page.wait_for_timeout(1000)  # every figure drawn
     margins = page.evaluate(MARGINS)
     assert margins and all(asked == drawn for asked, drawn in margins), margins
+
+
+def test_menu_opens_a_group_and_keeps_the_sentence(page, app_url):
+    """The current group's links show; a closed group's links appear once it is opened;
+    following one keeps the learner's sentence (an in-app move, not a reload)."""
+    open_page(page, app_url, "Overview")
+    box = page.get_by_role("textbox", name="Your sentence")
+    box.fill("the cat saw the dog")
+    box.press("Control+Enter")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.cg-root canvas')].some(
+            c => c.dataset.rows === JSON.stringify(['the', 'cat', 'saw', 'the', 'dog']))"""
+    )
+    menu = page.locator("[data-testid=stSidebar]")
+    expect(menu.get_by_role("link", name="2. Projection: Q, K and V")).to_be_visible()
+    local = menu.get_by_role("link", name="Local attention: a window")
+    expect(local).to_have_count(0)
+    menu.get_by_text("Labs", exact=True).click()
+    expect(local).to_be_visible()
+    local.click()
+    expect(page.locator("h1").first).to_contain_text("Local attention")
+    expect(page.get_by_role("textbox", name="Your sentence")).to_have_value("the cat saw the dog")
