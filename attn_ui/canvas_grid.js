@@ -47,7 +47,7 @@ function layout(g, f, width) {
   const rowLabel = Math.max(...f.rows.map((r) => g.measureText(r).width), 10);
   const colLabel = Math.max(...f.cols.map((c) => g.measureText(c).width), 10);
   const left = Math.min(rowLabel, 200) + 10 + FONT_PX + 8;
-  const cellW = Math.max(1, (width - left - 12) / m);
+  const cellW = Math.min(80, Math.max(1, (width - left - 12) / m)); // a few columns stay a matrix
   const upright = f.prefix !== null || (colLabel <= cellW - 2 && m <= 8);
   const bottomLabels = upright ? FONT_PX + 6 : Math.min(colLabel, 200) + 8;
   const top = TITLE_PX + 16;
@@ -139,7 +139,7 @@ function draw(canvas, f, width) {
   g.rotate(-Math.PI / 2);
   g.fillText(f.rowTitle, 0, 0);
   g.restore();
-  const barW = Math.min(L.m * L.cellW, 240);
+  const barW = Math.min(width - L.left - 12, Math.max(120, Math.min(L.m * L.cellW, 240)));
   for (let k = 0; k < barW; k++) {
     const c = colour(f.scale, k / Math.max(1, barW - 1));
     g.fillStyle = `rgb(${c[0]},${c[1]},${c[2]})`;
