@@ -113,11 +113,15 @@ def whole_grid(cells, name: str, rows=None, cols=None, *, limit: int = 9) -> np.
         if a is None:
             raise AnswerError(f"{where} is empty; every given needs a whole number, such as 0.")
         if a.value.denominator != 1:
-            raise AnswerError(f"{where} is {float(a.value):g}, not a whole number; by hand "
-                              "we use integers only (for example -1, 0, 2).")  # fmt: skip
+            raise AnswerError(
+                f"{where} is {float(a.value):g}, not a whole number; by hand "
+                "we use integers only (for example -1, 0, 2)."
+            )
         if abs(a.value) > limit:
-            raise AnswerError(f"{where} is {a.value}: keep every given between -{limit} and "
-                              f"{limit}, so the sums stay small enough to do by hand.")  # fmt: skip
+            raise AnswerError(
+                f"{where} is {a.value}: keep every given between -{limit} and "
+                f"{limit}, so the sums stay small enough to do by hand."
+            )
     return np.array([[int(a.value) for a in row] for row in answers], dtype=np.int64)
 
 

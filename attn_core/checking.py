@@ -69,8 +69,16 @@ def expected(t: HandTrace, step: str) -> np.ndarray:
     return value.reshape(1, -1) if step == "col_sums" else value
 
 
-def check_grid(t: HandTrace, step: str, cells, *, tol: float = TOLERANCE, rows=None,
-               cols=None, name: str | None = None) -> Check:  # fmt: skip
+def check_grid(
+    t: HandTrace,
+    step: str,
+    cells,
+    *,
+    tol: float = TOLERANCE,
+    rows=None,
+    cols=None,
+    name: str | None = None,
+) -> Check:
     """Compare the learner's `cells` (R, C) with the `step` grid of `t`.
 
     Parameters
@@ -98,8 +106,9 @@ def check_grid(t: HandTrace, step: str, cells, *, tol: float = TOLERANCE, rows=N
     return Check(step, status, found, tol)
 
 
-def diagnose(t: HandTrace, step: str, answers: np.ndarray, status: np.ndarray,
-             tol: float = TOLERANCE) -> tuple[Mistake, ...]:  # fmt: skip
+def diagnose(
+    t: HandTrace, step: str, answers: np.ndarray, status: np.ndarray, tol: float = TOLERANCE
+) -> tuple[Mistake, ...]:
     """The known mistakes whose `step` grid equals the learner's answer in every wrong cell.
 
     Of those, only the ones contradicted by the fewest right cells are kept (a learner who

@@ -95,10 +95,14 @@ class Exercise:
     @property
     def settings(self) -> dict:
         return {
-            "seed": self.seed, "tokens": self.tokens, "features": self.features,
-            "d_k": self.d_k, "difficulty": self.difficulty, "variant": self.variant,
+            "seed": self.seed,
+            "tokens": self.tokens,
+            "features": self.features,
+            "d_k": self.d_k,
+            "difficulty": self.difficulty,
+            "variant": self.variant,
             "scale_rule": self.scale_rule,
-        }  # fmt: skip
+        }
 
 
 def _size(rng: np.random.Generator, value, name: str, allowed, default) -> int:

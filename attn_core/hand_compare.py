@@ -45,8 +45,9 @@ def top_keys(weights: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 def compare_exact(hand: HandTrace) -> Comparison:
     """Recompute `hand` with the exact rules and compare the two."""
-    exact = hand_attention(hand.x, hand.w_q, hand.w_k, hand.w_v, scale_rule="exact",
-                           causal=hand.mask is not None)  # fmt: skip
+    exact = hand_attention(
+        hand.x, hand.w_q, hand.w_k, hand.w_v, scale_rule="exact", causal=hand.mask is not None
+    )
     top_h, top_e = top_keys(hand.weights), top_keys(exact.weights)
     changed = tuple(j for j, (a, b) in enumerate(zip(top_h, top_e, strict=True)) if a != b)
     return Comparison(hand, exact, top_h, top_e, changed)
@@ -55,5 +56,7 @@ def compare_exact(hand: HandTrace) -> Comparison:
 def rule_cells(scores: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """(key i, query j, score, floor(s / 2), trunc(s / 2)) wherever the two rules differ."""
     floor, trunc = scale_scores(scores, "floor"), scale_scores(scores, "trunc")
-    return [(int(i), int(j), int(scores[i, j]), int(floor[i, j]), int(trunc[i, j]))
-            for i, j in np.argwhere(floor != trunc)]  # fmt: skip
+    return [
+        (int(i), int(j), int(scores[i, j]), int(floor[i, j]), int(trunc[i, j]))
+        for i, j in np.argwhere(floor != trunc)
+    ]

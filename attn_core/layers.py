@@ -12,9 +12,17 @@ import numpy as np
 # erfc(z) = t exp(-z^2 + P(t)),  t = 1 / (1 + z / 2),  z >= 0: the Chebyshev fit of Numerical
 # Recipes (2nd ed., 6.2), relative error below 1.2e-7 for every z -- finer than float32 shows.
 _ERFC_P = (
-    0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807,
-    -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223,
-)  # fmt: skip
+    0.17087277,
+    -0.82215223,
+    1.48851587,
+    -1.13520398,
+    0.27886807,
+    -0.18628806,
+    0.09678418,
+    0.37409196,
+    1.00002368,
+    -1.26551223,
+)
 
 
 def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:

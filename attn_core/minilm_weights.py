@@ -75,10 +75,12 @@ def _build(tensor, config: dict) -> dict[str, Any]:
             get(f"{pre}attention.output.dense.weight", True),
             get(f"{pre}attention.output.dense.bias"),
             norm(pre + "attention.output"),
-            get(pre + "intermediate.dense.weight", True), get(pre + "intermediate.dense.bias"),
-            get(pre + "output.dense.weight", True), get(pre + "output.dense.bias"),
+            get(pre + "intermediate.dense.weight", True),
+            get(pre + "intermediate.dense.bias"),
+            get(pre + "output.dense.weight", True),
+            get(pre + "output.dense.bias"),
             norm(pre + "output"),
-        )  # fmt: skip
+        )
 
     return dict(
         word=get("embeddings.word_embeddings.weight"),

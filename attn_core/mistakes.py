@@ -42,8 +42,9 @@ def _powers(scaled: np.ndarray, base, mask: np.ndarray | None) -> np.ndarray:
     return powers
 
 
-def downstream(t: HandTrace, scaled: np.ndarray, *, base=None, mask="same", axis: int = 0,
-               after: bool = False) -> dict[str, np.ndarray]:  # fmt: skip
+def downstream(
+    t: HandTrace, scaled: np.ndarray, *, base=None, mask="same", axis: int = 0, after: bool = False
+) -> dict[str, np.ndarray]:
     """powers, col_sums, weights and z from `scaled`, as ``hand_attention`` computes them.
 
     base : the stand-in for e (default: the trace's); mask : a (T, T) mask, None, or "same"
@@ -63,28 +64,58 @@ def downstream(t: HandTrace, scaled: np.ndarray, *, base=None, mask="same", axis
 
 def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
     out = [
-        Mistake("transpose", "Transpose mix-up", "This grid is the transpose of the right one "
-                "(Q^T K instead of K^T Q). Here row i is key i and column j is query j.",
-                {"scores": t.scores.T, "scaled": t.scaled.T, "powers": t.powers.T,
-                 "weights": t.weights.T}),
-        Mistake("transpose", "Transpose mix-up", "This is V A^T, not V A: column j of Z mixes "
-                "the columns of V with the weights in column j of A.", {"z": t.v @ t.weights.T}),
-    ]  # fmt: skip
+        Mistake(
+            "transpose",
+            "Transpose mix-up",
+            "This grid is the transpose of the right one "
+            "(Q^T K instead of K^T Q). Here row i is key i and column j is query j.",
+            {
+                "scores": t.scores.T,
+                "scaled": t.scaled.T,
+                "powers": t.powers.T,
+                "weights": t.weights.T,
+            },
+        ),
+        Mistake(
+            "transpose",
+            "Transpose mix-up",
+            "This is V A^T, not V A: column j of Z mixes "
+            "the columns of V with the weights in column j of A.",
+            {"z": t.v @ t.weights.T},
+        ),
+    ]
     if t.d_k == t.tokens:  # only then do these products have the shape of K^T Q
-        out.append(Mistake("transpose", "Forgot to transpose", "K was used without transposing "
-                           "it: write K^T first (row i of K^T is column i of K).",
-                           {"k_t": t.k, "scores": t.k @ t.q}))  # fmt: skip
-        out.append(Mistake("transpose", "Forgot to transpose", "This is K Q^T, not K^T Q: "
-                           "the transpose belongs on K, so that keys become rows.",
-                           {"scores": t.k @ t.q.T}))  # fmt: skip
+        out.append(
+            Mistake(
+                "transpose",
+                "Forgot to transpose",
+                "K was used without transposing "
+                "it: write K^T first (row i of K^T is column i of K).",
+                {"k_t": t.k, "scores": t.k @ t.q},
+            )
+        )
+        out.append(
+            Mistake(
+                "transpose",
+                "Forgot to transpose",
+                "This is K Q^T, not K^T Q: the transpose belongs on K, so that keys become rows.",
+                {"scores": t.k @ t.q.T},
+            )
+        )
     return out
 
 
 def _scale_mistakes(t: HandTrace) -> list[Mistake]:
     rule = _RULES.get(t.scale_rule, "s / sqrt(d_k)")
-    out = [Mistake("no_scale", "Forgot to scale", f"These are the scores themselves: scale "
-                   f"first ({rule}), then raise {t.base} to the scaled score.",
-                   {"scaled": t.scores, **downstream(t, t.scores)})]  # fmt: skip
+    out = [
+        Mistake(
+            "no_scale",
+            "Forgot to scale",
+            f"These are the scores themselves: scale "
+            f"first ({rule}), then raise {t.base} to the scaled score.",
+            {"scaled": t.scores, **downstream(t, t.scores)},
+        )
+    ]
     if t.scale_rule not in _RULES:
         return out
     other = "trunc" if t.scale_rule == "floor" else "floor"
@@ -92,36 +123,75 @@ def _scale_mistakes(t: HandTrace) -> list[Mistake]:
     exact = t.scores / math.sqrt(t.d_k)
     return [
         *out,
-        Mistake("floor_trunc", "Floor versus truncate", f"This grid uses {_RULES[other]} where "
-                f"the sheet says {rule}. The two differ only for negative odd scores: "
-                "floor(-1.5) = -2 but trunc(-1.5) = -1.", {"scaled": alt, **downstream(t, alt)}),
-        Mistake("round_up", "Rounded up", f"Halves were rounded up (1.5 -> 2); {rule} rounds "
-                f"{'down' if t.scale_rule == 'floor' else 'toward 0'} (1.5 -> 1).",
-                {"scaled": up, **downstream(t, up)}),
-        Mistake("sqrt", "Divided by the square root", f"These are s / sqrt({t.d_k}); by hand we "
-                f"use {rule} instead, a whole number.", {"scaled": exact}),
-        Mistake("exact", "Exact softmax instead of the by-hand rules", f"These are the exact "
-                f"values (s / sqrt({t.d_k}) and e^x); the sheet uses {rule} and {t.base}^x.",
-                downstream(t, exact, base=math.e)),
-    ]  # fmt: skip
+        Mistake(
+            "floor_trunc",
+            "Floor versus truncate",
+            f"This grid uses {_RULES[other]} where "
+            f"the sheet says {rule}. The two differ only for negative odd scores: "
+            "floor(-1.5) = -2 but trunc(-1.5) = -1.",
+            {"scaled": alt, **downstream(t, alt)},
+        ),
+        Mistake(
+            "round_up",
+            "Rounded up",
+            f"Halves were rounded up (1.5 -> 2); {rule} rounds "
+            f"{'down' if t.scale_rule == 'floor' else 'toward 0'} (1.5 -> 1).",
+            {"scaled": up, **downstream(t, up)},
+        ),
+        Mistake(
+            "sqrt",
+            "Divided by the square root",
+            f"These are s / sqrt({t.d_k}); by hand we use {rule} instead, a whole number.",
+            {"scaled": exact},
+        ),
+        Mistake(
+            "exact",
+            "Exact softmax instead of the by-hand rules",
+            f"These are the exact "
+            f"values (s / sqrt({t.d_k}) and e^x); the sheet uses {rule} and {t.base}^x.",
+            downstream(t, exact, base=math.e),
+        ),
+    ]
 
 
 def _softmax_mistakes(t: HandTrace) -> list[Mistake]:
-    out = [Mistake("row_softmax", "Row-wise instead of column-wise softmax", "You divided by "
-                   "the row sums. In this layout each column is one query: sum each column, "
-                   "and every column of A must add up to 1.", downstream(t, t.scaled, axis=1)),
-           Mistake("no_divide", "Forgot to divide", "These are the powers themselves: divide "
-                   "each one by its column sum.", {"weights": t.powers})]  # fmt: skip
+    out = [
+        Mistake(
+            "row_softmax",
+            "Row-wise instead of column-wise softmax",
+            "You divided by "
+            "the row sums. In this layout each column is one query: sum each column, "
+            "and every column of A must add up to 1.",
+            downstream(t, t.scaled, axis=1),
+        ),
+        Mistake(
+            "no_divide",
+            "Forgot to divide",
+            "These are the powers themselves: divide each one by its column sum.",
+            {"weights": t.powers},
+        ),
+    ]
     if not isinstance(t.base, float):
-        out.append(Mistake("e_base", "e^x instead of 3^x", f"These use e = 2.718...; the sheet "
-                           f"replaces e by {t.base}: write {t.base}^x.",
-                           downstream(t, t.scaled, base=math.e)))  # fmt: skip
+        out.append(
+            Mistake(
+                "e_base",
+                "e^x instead of 3^x",
+                f"These use e = 2.718...; the sheet replaces e by {t.base}: write {t.base}^x.",
+                downstream(t, t.scaled, base=math.e),
+            )
+        )
         cube = t.scaled.astype(object) ** 3
         if t.mask is not None:
             cube[~t.mask] = 0
-        out.append(Mistake("cube", "x^3 instead of 3^x", f"You raised each score to the power "
-                           f"{t.base}; raise {t.base} to the power of the score instead.",
-                           {"powers": cube}))  # fmt: skip
+        out.append(
+            Mistake(
+                "cube",
+                "x^3 instead of 3^x",
+                f"You raised each score to the power "
+                f"{t.base}; raise {t.base} to the power of the score instead.",
+                {"powers": cube},
+            )
+        )
     return out
 
 
@@ -129,16 +199,29 @@ def _mask_mistakes(t: HandTrace) -> list[Mistake]:
     if t.mask is None:
         return []
     return [
-        Mistake("no_mask", "Forgot the mask", "The masked cells (key after query) must get "
-                "0 in P and in A, and are left out of the column sums.",
-                downstream(t, t.scaled, mask=None)),
-        Mistake("mask_side", "Masked the wrong triangle", "Query j may see keys i <= j: the "
-                "cells below the diagonal are masked, not those above.",
-                downstream(t, t.scaled, mask=t.mask.T)),
-        Mistake("mask_after", "Masked after the softmax", "Masked cells were zeroed after "
-                "dividing, so the columns no longer add up to 1: leave masked cells out of the "
-                "column sums.", downstream(t, t.scaled, after=True)),
-    ]  # fmt: skip
+        Mistake(
+            "no_mask",
+            "Forgot the mask",
+            "The masked cells (key after query) must get "
+            "0 in P and in A, and are left out of the column sums.",
+            downstream(t, t.scaled, mask=None),
+        ),
+        Mistake(
+            "mask_side",
+            "Masked the wrong triangle",
+            "Query j may see keys i <= j: the "
+            "cells below the diagonal are masked, not those above.",
+            downstream(t, t.scaled, mask=t.mask.T),
+        ),
+        Mistake(
+            "mask_after",
+            "Masked after the softmax",
+            "Masked cells were zeroed after "
+            "dividing, so the columns no longer add up to 1: leave masked cells out of the "
+            "column sums.",
+            downstream(t, t.scaled, after=True),
+        ),
+    ]
 
 
 def _weight_mistakes(t: HandTrace) -> list[Mistake]:
@@ -154,5 +237,10 @@ def _weight_mistakes(t: HandTrace) -> list[Mistake]:
 
 def variants(t: HandTrace) -> list[Mistake]:
     """Every known mistake for this trace, in the order the checker reports them."""
-    return [*_transpose_mistakes(t), *_scale_mistakes(t), *_softmax_mistakes(t),
-            *_mask_mistakes(t), *_weight_mistakes(t)]  # fmt: skip
+    return [
+        *_transpose_mistakes(t),
+        *_scale_mistakes(t),
+        *_softmax_mistakes(t),
+        *_mask_mistakes(t),
+        *_weight_mistakes(t),
+    ]

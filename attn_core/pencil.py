@@ -126,9 +126,24 @@ def hand_attention(
     for a in (x, w_q, w_k, w_v, q, k, v, scores, scaled, powers, col_sums, weights, z):
         a.flags.writeable = False  # a trace may be cached and shared: nobody edits it
     return HandTrace(
-        x, w_q, w_k, w_v, q, k, v, k.T, scores, scaled, mask,
-        powers, col_sums, weights, z, scale_rule, base,
-    )  # fmt: skip
+        x,
+        w_q,
+        w_k,
+        w_v,
+        q,
+        k,
+        v,
+        k.T,
+        scores,
+        scaled,
+        mask,
+        powers,
+        col_sums,
+        weights,
+        z,
+        scale_rule,
+        base,
+    )
 
 
 def hand_heads(x, w_q, w_k, w_v, n_heads: int = 2, **rules) -> tuple[HandTrace, ...]:
@@ -152,10 +167,15 @@ def hand_heads(x, w_q, w_k, w_v, n_heads: int = 2, **rules) -> tuple[HandTrace, 
             raise ShapeError(f"{n} has {w.shape[0]} rows; give it a multiple of {n_heads} rows.")
     d_k, d_v = w_q.shape[0] // n_heads, w_v.shape[0] // n_heads
     return tuple(
-        hand_attention(x, w_q[h * d_k : (h + 1) * d_k], w_k[h * d_k : (h + 1) * d_k],
-                       w_v[h * d_v : (h + 1) * d_v], **rules)
+        hand_attention(
+            x,
+            w_q[h * d_k : (h + 1) * d_k],
+            w_k[h * d_k : (h + 1) * d_k],
+            w_v[h * d_v : (h + 1) * d_v],
+            **rules,
+        )
         for h in range(n_heads)
-    )  # fmt: skip
+    )
 
 
 def concat_z(heads: tuple[HandTrace, ...]) -> np.ndarray:

@@ -156,12 +156,22 @@ class MiniLM:
         w = self.layers[layer].w_qkv
         d = self.d_model
         return Trace(
-            q=heads.q[head], k=heads.k[head], v=heads.v[head], scores=heads.scores[head],
-            scale=heads.scale, scaled=heads.scaled[head], mask=None,
-            masked=heads.masked[head], weights=heads.weights[head], output=heads.output[head],
-            temperature=heads.temperature, x=x,
-            w_q=w[:, cols], w_k=w[:, d:][:, cols], w_v=w[:, 2 * d:][:, cols],
-        )  # fmt: skip
+            q=heads.q[head],
+            k=heads.k[head],
+            v=heads.v[head],
+            scores=heads.scores[head],
+            scale=heads.scale,
+            scaled=heads.scaled[head],
+            mask=None,
+            masked=heads.masked[head],
+            weights=heads.weights[head],
+            output=heads.output[head],
+            temperature=heads.temperature,
+            x=x,
+            w_q=w[:, cols],
+            w_k=w[:, d:][:, cols],
+            w_v=w[:, 2 * d :][:, cols],
+        )
 
     def head_bias(self, layer: int, head: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(b_q, b_k, b_v), each (d_k,): the biases added in ``head_trace``'s q, k, v."""

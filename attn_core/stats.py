@@ -89,8 +89,9 @@ def softmax_gradient_norm(weights) -> np.ndarray:
 
 def without_scaling(trace: Trace) -> Trace:
     """The same head with scale 1: softmax(q k^T + M) v, same mask and temperature."""
-    return attention(trace.q, trace.k, trace.v, mask=trace.mask, scale=1.0,
-                     temperature=trace.temperature)  # fmt: skip
+    return attention(
+        trace.q, trace.k, trace.v, mask=trace.mask, scale=1.0, temperature=trace.temperature
+    )
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,9 @@ def _editor(name: str, shape, rows, cols, version: int) -> np.ndarray:
     df = pd.DataFrame(_fit(EXAMPLE[name], shape).astype(str), index=rows, columns=cols)
     config = {c: st.column_config.TextColumn(c, width=52) for c in cols}  # "-9" fits
     st.markdown(f"**{NAMES[name]}**")
-    edited = st.data_editor(df, column_config=config, num_rows="fixed",
-                            key=editor_key(name, shape, version))  # fmt: skip
+    edited = st.data_editor(
+        df, column_config=config, num_rows="fixed", key=editor_key(name, shape, version)
+    )
     return edited.to_numpy(dtype=object)
 
 
@@ -86,9 +87,11 @@ def own_numbers() -> tuple[np.ndarray, ...]:
         c = st.columns(4, vertical_alignment="bottom")
         t, f, d = (_size(col, name) for col, name in zip(c, SIZES, strict=False))
         c[3].button("Back to the example", key="hand_reset", on_click=_reset)
-        st.caption(f"Whole numbers from -{LIMIT} to {LIMIT}. Tokens are columns; the weight "
-                   "matrices have one row per query/key/value feature and one column per "
-                   "feature of X.")  # fmt: skip
+        st.caption(
+            f"Whole numbers from -{LIMIT} to {LIMIT}. Tokens are columns; the weight "
+            "matrices have one row per query/key/value feature and one column per "
+            "feature of X."
+        )
         version = st.session_state.get("hand_version", 0)
         slots = [*st.columns(2), *st.columns(2)]  # X | W_Q over W_K | W_V
         typed = {}
@@ -98,8 +101,9 @@ def own_numbers() -> tuple[np.ndarray, ...]:
             with slot:
                 typed[name] = (_editor(name, shape, *labels, version), labels)
     # every grid is drawn before any is checked, so one bad cell hides nothing
-    return tuple(whole_grid(cells, NAMES[n], *labels, limit=LIMIT)
-                 for n, (cells, labels) in typed.items())  # fmt: skip
+    return tuple(
+        whole_grid(cells, NAMES[n], *labels, limit=LIMIT) for n, (cells, labels) in typed.items()
+    )
 
 
 def check_size(t: HandTrace) -> None:
@@ -111,6 +115,8 @@ def check_size(t: HandTrace) -> None:
             "large to work by hand. Use smaller numbers, for example -2 to 2."
         )
     if top > WARN_SCALED:
-        st.warning(f"A scaled score reaches {top}, so 3^{top} = {3**top}: the fractions get "
-                   "long. Smaller numbers (-2 to 2) make a friendlier sheet.",
-                   icon=":material/info:")  # fmt: skip
+        st.warning(
+            f"A scaled score reaches {top}, so 3^{top} = {3**top}: the fractions get "
+            "long. Smaller numbers (-2 to 2) make a friendlier sheet.",
+            icon=":material/info:",
+        )

@@ -19,11 +19,17 @@ from attn_ui.pencil_view import cell_text, dims, features, frame, show, signed_t
 
 STEPS = ("givens", "q", "k", "v", "k_t", "scores", "scaled", "powers", "weights", "z")
 TITLES = {
-    "givens": "The givens: X, W_Q, W_K, W_V", "q": "Q = W_Q X", "k": "K = W_K X",
-    "v": "V = W_V X", "k_t": "Kᵀ: K transposed", "scores": "S = Kᵀ Q",
-    "scaled": "Scale: instead of S / √d_k", "powers": "P = 3^x, then column sums",
-    "weights": "A = P / column sum", "z": "Z = V A",
-}  # fmt: skip
+    "givens": "The givens: X, W_Q, W_K, W_V",
+    "q": "Q = W_Q X",
+    "k": "K = W_K X",
+    "v": "V = W_V X",
+    "k_t": "Kᵀ: K transposed",
+    "scores": "S = Kᵀ Q",
+    "scaled": "Scale: instead of S / √d_k",
+    "powers": "P = 3^x, then column sums",
+    "weights": "A = P / column sum",
+    "z": "Z = V A",
+}
 FLAG = "⚑"
 
 
@@ -40,13 +46,33 @@ def stepper() -> int:
     """Previous / Next / Show all; returns the index of the last step to show."""
     step = st.session_state.setdefault("hand_step", 0)
     c = st.columns([1, 1, 1, 2], vertical_alignment="center")
-    c[0].button("Previous step", key="hand_prev", on_click=move, args=(-1,),
-                disabled=step == 0, icon=":material/arrow_back:", width="stretch")  # fmt: skip
-    c[1].button("Next step", key="hand_next", on_click=move, args=(1,), type="primary",
-                disabled=step == len(STEPS) - 1, icon=":material/arrow_forward:",
-                width="stretch")  # fmt: skip
-    c[2].button("Show all", key="hand_all", on_click=go, args=(len(STEPS) - 1,),
-                icon=":material/unfold_more:", width="stretch")  # fmt: skip
+    c[0].button(
+        "Previous step",
+        key="hand_prev",
+        on_click=move,
+        args=(-1,),
+        disabled=step == 0,
+        icon=":material/arrow_back:",
+        width="stretch",
+    )
+    c[1].button(
+        "Next step",
+        key="hand_next",
+        on_click=move,
+        args=(1,),
+        type="primary",
+        disabled=step == len(STEPS) - 1,
+        icon=":material/arrow_forward:",
+        width="stretch",
+    )
+    c[2].button(
+        "Show all",
+        key="hand_all",
+        on_click=go,
+        args=(len(STEPS) - 1,),
+        icon=":material/unfold_more:",
+        width="stretch",
+    )
     c[3].progress((step + 1) / len(STEPS), text=f"Step {step} of {len(STEPS) - 1}")
     return step
 
@@ -74,8 +100,12 @@ def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict) -> None:
 def _givens(t: HandTrace) -> None:
     tok, feat = tokens(t.tokens), features(len(t.x))
     cols = st.columns([t.tokens + 1, *[len(t.x) + 1] * 3])
-    grids = (("X (features × tokens)", t.x, feat, tok), ("W_Q", t.w_q, dims(t.d_k), feat),
-             ("W_K", t.w_k, dims(t.d_k), feat), ("W_V", t.w_v, dims(len(t.v)), feat))  # fmt: skip
+    grids = (
+        ("X (features × tokens)", t.x, feat, tok),
+        ("W_Q", t.w_q, dims(t.d_k), feat),
+        ("W_K", t.w_k, dims(t.d_k), feat),
+        ("W_V", t.w_v, dims(len(t.v)), feat),
+    )
     for col, (title, m, rows, cs) in zip(cols, grids, strict=True):
         with col:
             show(frame(m, rows, cs), title=title, key=f"hand_grid_{title.split()[0].lower()}")
@@ -106,22 +136,36 @@ def _by_hand(step: str, t: HandTrace, flagged) -> None:
     if masked is not None and step == "powers":
         masked = np.vstack([masked, np.zeros((1, t.tokens), bool)])
     grey = "Grey cells are masked (key after query)." if masked is not None else ""
-    show(_grid(step, t, lambda s: getattr(t, s), flagged), title=f"By hand: {title}",
-         key=f"hand_grid_{step}", masked=masked, caption=grey)  # fmt: skip
+    show(
+        _grid(step, t, lambda s: getattr(t, s), flagged),
+        title=f"By hand: {title}",
+        key=f"hand_grid_{step}",
+        masked=masked,
+        caption=grey,
+    )
 
 
 def _exact(step: str, cmp: Comparison, flagged) -> None:
     e, root = cmp.exact, f"√{cmp.exact.d_k}"
     if step not in ("scaled", "powers", "weights", "z"):
         if step == "q":
-            st.info("The exact computation has the same grids up to S = Kᵀ Q: nothing is "
-                    "rounded before the scaling step.", icon=":material/check:")  # fmt: skip
+            st.info(
+                "The exact computation has the same grids up to S = Kᵀ Q: nothing is "
+                "rounded before the scaling step.",
+                icon=":material/check:",
+            )
         return
-    names = {"scaled": f"S / {root} ({root} ≈ {math.sqrt(e.d_k):.3f})",
-             "powers": f"e^(S / {root}), then column sums", "weights": "A, exact softmax",
-             "z": "Z = V A"}  # fmt: skip
-    show(_grid(step, e, lambda s: getattr(e, s), flagged), title=f"Exact: {names[step]}",
-         key=f"hand_exact_{step}")  # fmt: skip
+    names = {
+        "scaled": f"S / {root} ({root} ≈ {math.sqrt(e.d_k):.3f})",
+        "powers": f"e^(S / {root}), then column sums",
+        "weights": "A, exact softmax",
+        "z": "Z = V A",
+    }
+    show(
+        _grid(step, e, lambda s: getattr(e, s), flagged),
+        title=f"Exact: {names[step]}",
+        key=f"hand_exact_{step}",
+    )
     show(
         _grid(step, e, cmp.diff, flagged, signed_text),
         title="By hand − exact",
@@ -134,11 +178,15 @@ def _rule_effect(t: HandTrace) -> None:
     if not cells:
         st.info("No score here is negative and odd, so floor and trunc give the same grid.")
         return
-    lines = [f"| key t{i + 1}, query t{j + 1} | {s} | {s / 2:g} | {f} | {tr} |"
-             for i, j, s, f, tr in cells]  # fmt: skip
-    st.markdown(f"**Where the rule matters** (you use **{t.scale_rule}**): the negative odd "
-                "scores.\n\n| cell | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
-                + "\n".join(lines))  # fmt: skip
+    lines = [
+        f"| key t{i + 1}, query t{j + 1} | {s} | {s / 2:g} | {f} | {tr} |"
+        for i, j, s, f, tr in cells
+    ]
+    st.markdown(
+        f"**Where the rule matters** (you use **{t.scale_rule}**): the negative odd "
+        "scores.\n\n| cell | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
+        + "\n".join(lines)
+    )
 
 
 def _who(keys: tuple[int, ...]) -> str:
@@ -151,9 +199,11 @@ def _who(keys: tuple[int, ...]) -> str:
 def _flags(cmp: Comparison) -> None:
     for j in cmp.changed:
         hand, exact = _who(cmp.top_hand[j]), _who(cmp.top_exact[j])
-        st.warning(f"{FLAG} Query t{j + 1}: by hand the most attention goes to {hand}; "
-                   f"exactly, to {exact}. The simplification changes which token wins here.",
-                   icon=":material/flag:")  # fmt: skip
+        st.warning(
+            f"{FLAG} Query t{j + 1}: by hand the most attention goes to {hand}; "
+            f"exactly, to {exact}. The simplification changes which token wins here.",
+            icon=":material/flag:",
+        )
 
 
 def row_convention(t: HandTrace, cmp: Comparison, text: dict) -> None:
@@ -163,15 +213,23 @@ def row_convention(t: HandTrace, cmp: Comparison, text: dict) -> None:
         rows, tok = to_rows(t), tokens(t.tokens)
         c = st.columns(2)
         with c[0]:
-            show(frame(rows["weights"], [f"query {s}" for s in tok], [f"key {s}" for s in tok]),
-                 title="A_rows = Aᵀ (each row sums to 1)", key="hand_rows_weights")  # fmt: skip
+            show(
+                frame(rows["weights"], [f"query {s}" for s in tok], [f"key {s}" for s in tok]),
+                title="A_rows = Aᵀ (each row sums to 1)",
+                key="hand_rows_weights",
+            )
         with c[1]:
-            show(frame(rows["output"], tok, dims(len(t.z))), title="Z_rows = Zᵀ",
-                 key="hand_rows_output")  # fmt: skip
+            show(
+                frame(rows["output"], tok, dims(len(t.z))),
+                title="Z_rows = Zᵀ",
+                key="hand_rows_output",
+            )
         e = cmp.exact
         mask = None if e.mask is None else attn_core.causal_mask(t.tokens)
         ref = attn_core.self_attention(e.x.T, e.w_q.T, e.w_k.T, e.w_v.T, mask=mask)
         gap = float(np.abs(ref.weights - e.weights.T).max())
-        st.caption(f"Check: the row engine of the other pages, run on Xᵀ and W_Qᵀ, W_Kᵀ, W_Vᵀ "
-                   f"with the exact rules, gives the transpose of the exact A here (largest "
-                   f"difference {gap:.1e}).")  # fmt: skip
+        st.caption(
+            f"Check: the row engine of the other pages, run on Xᵀ and W_Qᵀ, W_Kᵀ, W_Vᵀ "
+            f"with the exact rules, gives the transpose of the exact A here (largest "
+            f"difference {gap:.1e})."
+        )

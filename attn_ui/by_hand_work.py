@@ -35,16 +35,22 @@ def working(t: HandTrace, step: str, j: int) -> str:
     if step in MATRIX:
         w_name, name = MATRIX[step]
         w, out = getattr(t, f"w_{step}"), getattr(t, step)
-        return (f"{name}[d1, {tj}] = row d1 of {w_name} · column {tj} of X = "
-                f"{dot(w[0], t.x[:, j])} = {result(out[0, j])}")  # fmt: skip
+        return (
+            f"{name}[d1, {tj}] = row d1 of {w_name} · column {tj} of X = "
+            f"{dot(w[0], t.x[:, j])} = {result(out[0, j])}"
+        )
     if step == "k_t":
         return f"Row {tj} of Kᵀ is column {tj} of K: ({', '.join(str(v) for v in t.k[:, j])})"
     if step == "scores":
-        return (f"S[key t1, query {tj}] = column t1 of K · column {tj} of Q = "
-                f"{dot(t.k[:, 0], t.q[:, j])} = {result(t.scores[0, j])}")  # fmt: skip
+        return (
+            f"S[key t1, query {tj}] = column t1 of K · column {tj} of Q = "
+            f"{dot(t.k[:, 0], t.q[:, j])} = {result(t.scores[0, j])}"
+        )
     if step == "scaled":
-        cells = [f"{t.scale_rule}({s} / 2) = {v}" for s, v in zip(t.scores[:, j], t.scaled[:, j],
-                                                                  strict=True)]  # fmt: skip
+        cells = [
+            f"{t.scale_rule}({s} / 2) = {v}"
+            for s, v in zip(t.scores[:, j], t.scaled[:, j], strict=True)
+        ]
         return f"Column {tj}: " + ", ".join(cells)
     return _softmax_working(t, step, j, tj)
 
@@ -62,10 +68,14 @@ def _softmax_working(t: HandTrace, step: str, j: int, tj: str) -> str:
         values = " + ".join(num(t.powers[i, j]) for i in seen)
         return f"Column {tj}: {powers} = {values} = {result(t.col_sums[j])}{note}"
     if step == "weights":
-        shares = [f"{num(t.powers[i, j])} / {num(t.col_sums[j])} = {result(t.weights[i, j])}"
-                  for i in seen]  # fmt: skip
+        shares = [
+            f"{num(t.powers[i, j])} / {num(t.col_sums[j])} = {result(t.weights[i, j])}"
+            for i in seen
+        ]
         return f"Column {tj}: " + ", ".join(shares) + note
     if step == "z":
-        return (f"Z[d1, {tj}] = row d1 of V · column {tj} of A = "
-                f"{dot(t.v[0], t.weights[:, j])} = {result(t.z[0, j])}")  # fmt: skip
+        return (
+            f"Z[d1, {tj}] = row d1 of V · column {tj} of A = "
+            f"{dot(t.v[0], t.weights[:, j])} = {result(t.z[0, j])}"
+        )
     raise ValueError(f"no working for step {step!r}")

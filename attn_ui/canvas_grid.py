@@ -94,14 +94,19 @@ def arrow(text: str = "→") -> dict:
     return {"arrow": text}
 
 
-def section(items: list[dict], *, widths: Sequence[float], heading: str = "",
-            caption: str = "") -> dict:  # fmt: skip
+def section(
+    items: list[dict], *, widths: Sequence[float], heading: str = "", caption: str = ""
+) -> dict:
     """A titled grid of `items` (figures and arrows) whose columns have the relative
     `widths`; items fill it row by row. On a phone-width screen each item gets its own line."""
     if not widths:
         raise ValueError("a grid needs at least one column")
-    return {"heading": heading, "caption": caption, "items": items,
-            "widths": [float(w) for w in widths]}  # fmt: skip
+    return {
+        "heading": heading,
+        "caption": caption,
+        "items": items,
+        "widths": [float(w) for w in widths],
+    }
 
 
 def show(sections: list[dict], *, key: str) -> None:

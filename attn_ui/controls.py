@@ -165,8 +165,13 @@ def sidebar(*, heads: bool = False, mask: bool = True, sentence: bool = True) ->
     if sentence:
         sentence_input()
     with st.sidebar:
-        _control(st.radio, "Weights W_Q, W_K, W_V", "weights", options=list(WEIGHT_SOURCES),
-                 format_func=WEIGHT_SOURCES.get)  # fmt: skip
+        _control(
+            st.radio,
+            "Weights W_Q, W_K, W_V",
+            "weights",
+            options=list(WEIGHT_SOURCES),
+            format_func=WEIGHT_SOURCES.get,
+        )
         s = current()
         if s.weights != "pretrained":
             _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS)

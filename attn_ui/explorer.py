@@ -119,15 +119,23 @@ def worked_example() -> None:
     it = ex.tokens.index(EXAMPLE[0])
     wins = ", ".join(f"{k}: {v}" for k, v in winners(ex, it).items())
     n = ex.attentions.shape[0] * ex.attentions.shape[1]
-    st.caption(f"Which key gets the largest weight in the row of “it”, over the {n} heads "
-               f"(token: number of heads): {wins}.")  # fmt: skip
+    st.caption(
+        f"Which key gets the largest weight in the row of “it”, over the {n} heads "
+        f"(token: number of heads): {wins}."
+    )
     layer, head = int(links["layer"].iloc[0]), int(links["head"].iloc[0])
     st.button(
         f"Show layer {layer}, head {head} above, on this sentence",
-        key="explorer_example", on_click=choose,
-        kwargs={"sentence": DEFAULT_SENTENCE, "layer": layer, "head": head, "how": "head",
-                "token": it},
-    )  # fmt: skip
+        key="explorer_example",
+        on_click=choose,
+        kwargs={
+            "sentence": DEFAULT_SENTENCE,
+            "layer": layer,
+            "head": head,
+            "how": "head",
+            "token": it,
+        },
+    )
 
 
 def remembered(name: str, default) -> dict:
@@ -155,7 +163,11 @@ def open_in_lessons(run: ModelTrace, layer: int, head: int) -> None:
     """The step pages show this head on the learner's sentence (as much as they take),
     unmasked, at τ = 1: as the model computes it."""
     controls.update(
-        weights="pretrained", layer=layer, head=head, sentence=lesson_cut(run)[0], mask="none",
+        weights="pretrained",
+        layer=layer,
+        head=head,
+        sentence=lesson_cut(run)[0],
+        mask="none",
         temperature=1.0,
-    )  # fmt: skip
+    )
     st.switch_page("pages/00_Overview.py")

@@ -139,8 +139,9 @@ def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 0)
     )
 
 
-def matrices_in_a_row(mats: dict[str, np.ndarray], rows, cols: list, *, by_hand: list[str],
-                      key: str, **kw) -> None:  # fmt: skip
+def matrices_in_a_row(
+    mats: dict[str, np.ndarray], rows, cols: list, *, by_hand: list[str], key: str, **kw
+) -> None:
     """`views.matrix` for each named matrix, side by side (stacked on a phone)."""
     parts = zip(st.columns(len(mats)), mats.items(), cols, by_hand, strict=True)
     for n, (col, (name, m), c, hand) in enumerate(parts):

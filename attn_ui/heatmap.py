@@ -152,8 +152,16 @@ def heatmap_spec(
         trace["hovertemplate"] = "%{hovertext}<extra></extra>"
     if show_numbers and m.size <= MAX_CELLS_WITH_NUMBERS and not (narrow and n_c > 4):
         trace["texttemplate"] = value
-    layout = axes_layout(rows, cols, prefix, title=title, row_title=row_title,
-                         col_title=col_title, height=height, below=below)  # fmt: skip
+    layout = axes_layout(
+        rows,
+        cols,
+        prefix,
+        title=title,
+        row_title=row_title,
+        col_title=col_title,
+        height=height,
+        below=below,
+    )
     return {"data": [trace], "layout": layout}
 
 

@@ -13,10 +13,15 @@ import html
 MAX_LABELS = 66  # every tick labelled up to 64 tokens plus [CLS] and [SEP]
 NARROW = 8  # this many columns or fewer: the colour bar goes below, not beside
 BAR_BELOW = {  # at the foot of the figure, so a narrow matrix keeps the figure's width
-    "orientation": "h", "thickness": 10, "len": 1.0,
-    "yref": "container", "y": 0, "yanchor": "bottom", "ypad": 6,
+    "orientation": "h",
+    "thickness": 10,
+    "len": 1.0,
+    "yref": "container",
+    "y": 0,
+    "yanchor": "bottom",
+    "ypad": 6,
     "tickangle": 0,
-}  # fmt: skip
+}
 BAR_BELOW_PX = 46  # its height with its tick labels
 CHAR_PX = 7.5  # a tick label character at Plotly's 12 px font, a little generous
 LABEL_CHARS = 40  # margins grow with labels up to this many characters
@@ -86,9 +91,16 @@ def _margins(rows: list[str], cols: list[str], x_axis: dict, titled: bool, below
 
 
 def axes_layout(
-    rows: list[str], cols: list[str], prefix: str | None, *,
-    title: str, row_title: str, col_title: str, height: int | None, below: bool,
-) -> dict:  # fmt: skip
+    rows: list[str],
+    cols: list[str],
+    prefix: str | None,
+    *,
+    title: str,
+    row_title: str,
+    col_title: str,
+    height: int | None,
+    below: bool,
+) -> dict:
     """The figure layout around an (R, C) heatmap whose labels `rows`, `cols` are escaped;
     `below`: the colour bar is under the matrix (`bar_below`)."""
     x_axis = _x_axis(cols, prefix)

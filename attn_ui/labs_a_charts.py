@@ -67,18 +67,24 @@ def sweep_figure(d, series, your_d: int, *, title: str, y_title: str, log_y=Fals
     for name, y, colour, dash, error in series:
         simulated = dash is None
         fig.add_scatter(
-            x=np.asarray(d), y=np.asarray(y), name=name,
+            x=np.asarray(d),
+            y=np.asarray(y),
+            name=name,
             mode="lines+markers" if simulated else "lines",
             line={"color": colour, "width": 1 if simulated else 2, "dash": dash or "solid"},
             error_y=None if error is None else {"array": np.asarray(error), "thickness": 1},
             hovertemplate=f"{name}<br>d = %{{x}}: %{{y:.4g}}<extra></extra>",
-        )  # fmt: skip
+        )
     for name, y, colour in marks:
         fig.add_scatter(
-            x=[your_d], y=[y], name=name, mode="markers", showlegend=False,
+            x=[your_d],
+            y=[y],
+            name=name,
+            mode="markers",
+            showlegend=False,
             marker={"color": colour, "size": 12, "symbol": "diamond", "line": {"width": 1}},
             hovertemplate=f"{name}<br>d = %{{x}}: %{{y:.4g}}<extra></extra>",
-        )  # fmt: skip
+        )
     fig.add_vline(x=your_d, line={"dash": "dot", "color": CLOSED})
     axis_y = {"title": y_title}
     axis_y |= {"type": "log", "dtick": 1} if log_y else {"rangemode": "tozero"}
@@ -90,15 +96,24 @@ def histogram(series, *, title: str, x_title: str) -> go.Figure:
     """Overlaid histograms: (name, values, colour) tuples."""
     fig = go.Figure()
     for name, values, colour in series:
-        fig.add_histogram(x=np.ravel(values), name=name, marker_color=colour, opacity=0.6,
-                          nbinsx=60)  # fmt: skip
+        fig.add_histogram(
+            x=np.ravel(values), name=name, marker_color=colour, opacity=0.6, nbinsx=60
+        )
     fig.update_layout(barmode="overlay")
     return _layout(fig, title, xaxis={"title": x_title}, yaxis={"title": "count"})
 
 
-def grouped_bars(names: Sequence[str], series, *, title: str, value_title: str,
-                 name_title: str, value_range=None, height: int = 340,
-                 horizontal: bool = False) -> go.Figure:  # fmt: skip
+def grouped_bars(
+    names: Sequence[str],
+    series,
+    *,
+    title: str,
+    value_title: str,
+    name_title: str,
+    value_range=None,
+    height: int = 340,
+    horizontal: bool = False,
+) -> go.Figure:
     """One group of bars per name: (label, values, colour) tuples.
 
     horizontal=True puts the names on the y axis, for long names such as titles.
@@ -108,11 +123,15 @@ def grouped_bars(names: Sequence[str], series, *, title: str, value_title: str,
     for label, values, colour in series:
         v = np.asarray(values, dtype=float)
         fig.add_bar(
-            x=v if horizontal else pos, y=pos if horizontal else v, name=label,
-            orientation="h" if horizontal else "v", marker_color=colour, customdata=labels,
+            x=v if horizontal else pos,
+            y=pos if horizontal else v,
+            name=label,
+            orientation="h" if horizontal else "v",
+            marker_color=colour,
+            customdata=labels,
             hovertemplate=f"{label}<br>%{{customdata}}: %{{{'x' if horizontal else 'y'}:.4f}}"
             "<extra></extra>",
-        )  # fmt: skip
+        )
     fig.update_layout(barmode="group", bargap=0.2)
     values = {"title": value_title, **({"range": list(value_range)} if value_range else {})}
     names_axis = position_axis(names, name_title, vertical=horizontal)
@@ -121,8 +140,9 @@ def grouped_bars(names: Sequence[str], series, *, title: str, value_title: str,
     return _layout(fig, title, height, xaxis=names_axis, yaxis=values)
 
 
-def lines(series, *, title: str, x_title: str, y_title: str, marks=(), log_x=False,
-          y_range=None) -> go.Figure:  # fmt: skip
+def lines(
+    series, *, title: str, x_title: str, y_title: str, marks=(), log_x=False, y_range=None
+) -> go.Figure:
     """Curves: (name, x, y, colour, shape) with shape "spline", "hv" (a step) or "markers";
     colour None takes the next colour of the palette.
 
@@ -132,28 +152,54 @@ def lines(series, *, title: str, x_title: str, y_title: str, marks=(), log_x=Fal
     for n, (name, x, y, colour, shape) in enumerate(series):
         colour = colour or PALETTE[n % len(PALETTE)]
         fig.add_scatter(
-            x=np.asarray(x), y=np.asarray(y), name=name,
+            x=np.asarray(x),
+            y=np.asarray(y),
+            name=name,
             mode="markers" if shape == "markers" else "lines",
             line={"color": colour, "shape": "linear" if shape == "markers" else shape},
             marker={"color": colour, "size": 7},
             hovertemplate=f"{safe_label(name)}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
-        )  # fmt: skip
+        )
     for name, mx, my, colour in marks:
         fig.add_scatter(
-            x=[mx], y=[my], name=name, mode="markers", showlegend=False,
+            x=[mx],
+            y=[my],
+            name=name,
+            mode="markers",
+            showlegend=False,
             hovertemplate=f"{name}: %{{y:.4f}}<extra></extra>",
-            marker={"color": colour, "size": 12, "symbol": "diamond",
-                    "line": {"color": "black", "width": 1}},
-        )  # fmt: skip
+            marker={
+                "color": colour,
+                "size": 12,
+                "symbol": "diamond",
+                "line": {"color": "black", "width": 1},
+            },
+        )
     axis_x = {"title": x_title, **({"type": "log", "dtick": 1} if log_x else {})}
     axis_y = {"title": y_title, **({"range": list(y_range)} if y_range else {})}
     return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
 
 
-def fixed_heatmap(m: np.ndarray, rows, cols, *, title: str, limit: float, row_title: str,
-                  col_title: str, show_numbers: bool = True) -> go.Figure:  # fmt: skip
+def fixed_heatmap(
+    m: np.ndarray,
+    rows,
+    cols,
+    *,
+    title: str,
+    limit: float,
+    row_title: str,
+    col_title: str,
+    show_numbers: bool = True,
+) -> go.Figure:
     """A signed heatmap on a fixed scale -limit..limit, so small values look small."""
-    fig = heatmap(m, rows, cols, title=title, row_title=row_title, col_title=col_title,
-                  show_numbers=show_numbers)  # fmt: skip
+    fig = heatmap(
+        m,
+        rows,
+        cols,
+        title=title,
+        row_title=row_title,
+        col_title=col_title,
+        show_numbers=show_numbers,
+    )
     fig.update_traces(zmin=-limit, zmax=limit, zmid=0.0)
     return fig

@@ -84,8 +84,12 @@ def navigation(current: str = "The steps") -> None:
         for group in GROUPS:
             pages = [p for p in PAGES if p.group == group]
             if pages:
-                box = st.expander(group, expanded=group == current,
-                                  key=f"nav_{current}_{group}", on_change="rerun")  # fmt: skip
+                box = st.expander(
+                    group,
+                    expanded=group == current,
+                    key=f"nav_{current}_{group}",
+                    on_change="rerun",
+                )
                 if box.open:
                     for p in pages:
                         box.page_link(p.path, label=p.title)

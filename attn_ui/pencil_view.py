@@ -88,11 +88,17 @@ def exercise_controls(prefix: str, *, sizes: bool = False) -> dict:
     settings = {
         "seed": int(seed),
         "difficulty": c[1].selectbox("Difficulty", DIFFICULTIES, key=f"{prefix}_difficulty"),
-        "variant": c[2].selectbox("Variant", VARIANTS, format_func=VARIANT_NAMES.get,
-                                  key=f"{prefix}_variant"),
-        "scale_rule": c[3].radio("Scale rule", tuple(RULE_NAMES), format_func=RULE_NAMES.get,
-                                 key=f"{prefix}_rule", horizontal=True),
-    }  # fmt: skip
+        "variant": c[2].selectbox(
+            "Variant", VARIANTS, format_func=VARIANT_NAMES.get, key=f"{prefix}_variant"
+        ),
+        "scale_rule": c[3].radio(
+            "Scale rule",
+            tuple(RULE_NAMES),
+            format_func=RULE_NAMES.get,
+            key=f"{prefix}_rule",
+            horizontal=True,
+        ),
+    }
     if sizes:
         s = st.columns(3)
         for col, name, label, values in (
@@ -100,8 +106,12 @@ def exercise_controls(prefix: str, *, sizes: bool = False) -> dict:
             (s[1], "features", "Features", (4, 5, 6, 7, 8)),
             (s[2], "d_k", "d_k (rows per head)", (2, 3, 4)),
         ):
-            pick = col.selectbox(label, ("auto", *values), key=f"{prefix}_{name}",
-                                 help="auto: the difficulty chooses")  # fmt: skip
+            pick = col.selectbox(
+                label,
+                ("auto", *values),
+                key=f"{prefix}_{name}",
+                help="auto: the difficulty chooses",
+            )
             settings[name] = None if pick == "auto" else int(pick)
     return settings
 
@@ -119,7 +129,6 @@ def givens(ex: Exercise, key: str) -> None:
     cols = st.columns(widths)
     with cols[0]:
         show(frame(ex.x, feat, tok), title="X (features × tokens)", key=f"{key}_x")
-    for col, name, w in zip(cols[1:], ("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v),
-                            strict=True):  # fmt: skip
+    for col, name, w in zip(cols[1:], ("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v), strict=True):
         with col:
             show(frame(w, rows, feat), title=name, key=f"{key}_{name.lower()}")

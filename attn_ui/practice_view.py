@@ -17,13 +17,19 @@ from attn_core.pencil import HandTrace
 from attn_ui.pencil_view import dims, frame, show, show_error, tokens
 
 TITLES = {
-    "q": "Q = W_Q X", "k": "K = W_K X", "v": "V = W_V X", "k_t": "Kᵀ", "scores": "S = Kᵀ Q",
-    "scaled": "scaled scores", "powers": "P = 3^x", "col_sums": "column sums of P",
-    "weights": "A = P / column sum", "z": "Z = V A",
-}  # fmt: skip
+    "q": "Q = W_Q X",
+    "k": "K = W_K X",
+    "v": "V = W_V X",
+    "k_t": "Kᵀ",
+    "scores": "S = Kᵀ Q",
+    "scaled": "scaled scores",
+    "powers": "P = 3^x",
+    "col_sums": "column sums of P",
+    "weights": "A = P / column sum",
+    "z": "Z = V A",
+}
 MARKS = {"right": "✓", "wrong": "✗", "blank": "·"}
-COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fbd5d5",
-           "blank": ""}  # fmt: skip
+COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fbd5d5", "blank": ""}
 
 
 def title(step: str, t: HandTrace) -> str:
@@ -46,8 +52,12 @@ def _new_sheet() -> None:
 
 
 def new_sheet_button() -> None:
-    st.button("New exercise (next seed)", key="practice_new", on_click=_new_sheet,
-              icon=":material/casino:")  # fmt: skip
+    st.button(
+        "New exercise (next seed)",
+        key="practice_new",
+        on_click=_new_sheet,
+        icon=":material/casino:",
+    )
 
 
 def pick(ex: Exercise) -> tuple[HandTrace, str]:
@@ -55,11 +65,20 @@ def pick(ex: Exercise) -> tuple[HandTrace, str]:
     c = st.columns([1, 2]) if ex.n_heads > 1 else [None, st.container()]
     head = 0
     if ex.n_heads > 1:
-        head = c[0].radio("Head", range(ex.n_heads), format_func=lambda h: f"head {h + 1}",
-                          key="practice_head", horizontal=True)  # fmt: skip
+        head = c[0].radio(
+            "Head",
+            range(ex.n_heads),
+            format_func=lambda h: f"head {h + 1}",
+            key="practice_head",
+            horizontal=True,
+        )
     t = ex.heads[head]
-    step = c[1].selectbox("Step to fill in", STEPS, key="practice_step",
-                          format_func=lambda s: f"{STEPS.index(s) + 1}. {title(s, t)}")  # fmt: skip
+    step = c[1].selectbox(
+        "Step to fill in",
+        STEPS,
+        key="practice_step",
+        format_func=lambda s: f"{STEPS.index(s) + 1}. {title(s, t)}",
+    )
     return t, step
 
 
@@ -163,5 +182,9 @@ def _text(cell) -> str:
 def answer(t: HandTrace, step: str) -> None:
     rows, cols = axes(step, t)
     masked = ~t.mask if t.mask is not None and step in ("powers", "weights") else None
-    show(frame(expected(t, step), rows, cols), title=f"Answer: {title(step, t)}",
-         key="practice_answer", masked=masked)  # fmt: skip
+    show(
+        frame(expected(t, step), rows, cols),
+        title=f"Answer: {title(step, t)}",
+        key="practice_answer",
+        masked=masked,
+    )

@@ -83,8 +83,11 @@ def _want(key: tuple) -> None:
 def class_set(paper: str, settings: dict) -> None:
     """N different sheets (seeds seed .. seed + N - 1) and their keys, built on request."""
     left, _ = st.columns([1, 3])
-    count = int(left.number_input("Sheets in the class set", 1, MAX_CLASS, value=30, step=1,
-                                  key="sheets_count"))  # fmt: skip
+    count = int(
+        left.number_input(
+            "Sheets in the class set", 1, MAX_CLASS, value=30, step=1, key="sheets_count"
+        )
+    )
     first, rest = settings["seed"], {k: v for k, v in settings.items() if k != "seed"}
     want = (first, count, paper, tuple(sorted(rest.items())))
     label = f"Build the class set ({count} sheets, seeds {first} to {first + count - 1})"
@@ -94,20 +97,43 @@ def class_set(paper: str, settings: dict) -> None:
     if st.session_state.get("sheets_class_for") == want:
         with st.spinner(f"Writing {count} sheets and their keys..."):
             data = class_zip(first, count, paper, **rest)
-        st.download_button(f"Class set ZIP ({len(data) // 1024} KB)", data,
-                           file_name=f"attention_by_hand_class_{first:04d}_{count}.zip", mime=ZIP,
-                           key="sheets_dl_zip", on_click="ignore", icon=":material/download:",
-                           type="primary")  # fmt: skip
+        st.download_button(
+            f"Class set ZIP ({len(data) // 1024} KB)",
+            data,
+            file_name=f"attention_by_hand_class_{first:04d}_{count}.zip",
+            mime=ZIP,
+            key="sheets_dl_zip",
+            on_click="ignore",
+            icon=":material/download:",
+            type="primary",
+        )
     st.caption("The same files without the app:")
     st.code(cli_command(first, count, paper, rest), language="bash")
 
 
 def cli_command(first: int, count: int, paper: str, rest: dict) -> str:
     """The command line that writes the same class set, on two lines."""
-    head = ["python", "-m", "attn_ui.worksheets", "--seed", first, "--count", count,
-            "--out", "sheets"]  # fmt: skip
-    tail = ["--paper", paper, "--difficulty", rest["difficulty"], "--variant", rest["variant"],
-            "--rule", rest["scale_rule"]]  # fmt: skip
+    head = [
+        "python",
+        "-m",
+        "attn_ui.worksheets",
+        "--seed",
+        first,
+        "--count",
+        count,
+        "--out",
+        "sheets",
+    ]
+    tail = [
+        "--paper",
+        paper,
+        "--difficulty",
+        rest["difficulty"],
+        "--variant",
+        rest["variant"],
+        "--rule",
+        rest["scale_rule"],
+    ]
     for name in ("tokens", "features", "d_k"):
         if rest.get(name) is not None:
             tail += [f"--{name.replace('_', '-')}", rest[name]]

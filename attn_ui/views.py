@@ -66,14 +66,29 @@ def matrix(
     if columns:
         hover = None if hover is None else hover.T
     m, rows, cols, name, row_title, col_title = oriented(
-        m, rows, cols, name=name, by_hand_name=by_hand_name, row_title=row_title,
-        col_title=col_title, columns=columns,
-    )  # fmt: skip
+        m,
+        rows,
+        cols,
+        name=name,
+        by_hand_name=by_hand_name,
+        row_title=row_title,
+        col_title=col_title,
+        columns=columns,
+    )
     title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
     spec = heatmap_spec(
-        m, rows, cols, title=title, kind=kind, row_title=row_title, col_title=col_title,
-        show_numbers=show_numbers, hover=hover, height=height, narrow=narrow,
-    )  # fmt: skip
+        m,
+        rows,
+        cols,
+        title=title,
+        kind=kind,
+        row_title=row_title,
+        col_title=col_title,
+        show_numbers=show_numbers,
+        hover=hover,
+        height=height,
+        narrow=narrow,
+    )
     chart(spec, key=f"{key}_chart")
     numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
 

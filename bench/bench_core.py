@@ -161,10 +161,14 @@ def main() -> None:
     torch.set_num_threads(1)
     torch.set_grad_enabled(False)
     rng = np.random.default_rng(0)
-    print(f"numpy {np.__version__}, torch {torch.__version__}, {platform.processor() or 'cpu'}, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")  # fmt: skip
-    print(f"threads: torch {torch.get_num_threads()}; numpy via OMP/OPENBLAS/MKL_NUM_THREADS=1; "
-          f"{blas_threads()}")  # fmt: skip
+    print(
+        f"numpy {np.__version__}, torch {torch.__version__}, {platform.processor() or 'cpu'}, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start"
+    )
+    print(
+        f"threads: torch {torch.get_num_threads()}; numpy via OMP/OPENBLAS/MKL_NUM_THREADS=1; "
+        f"{blas_threads()}"
+    )
     print("float32, median CPU time per call in microseconds; ratio = ours / torch\n")
 
     print("attention(q, k, v), one head, q/k/v (T, d_model), no mask")
@@ -173,20 +177,45 @@ def main() -> None:
     for d in SIZES_D:
         for t in SIZES_T:
             ours, fused, steps = bench_attention(t, d, budget, rng)
-            cells = (t, d, f"{ours:.1f}", f"{fused:.1f}", f"{ours / fused:.2f}",
-                     f"{steps:.1f}", f"{ours / steps:.2f}")  # fmt: skip
+            cells = (
+                t,
+                d,
+                f"{ours:.1f}",
+                f"{fused:.1f}",
+                f"{ours / fused:.2f}",
+                f"{steps:.1f}",
+                f"{ours / steps:.2f}",
+            )
             print(row(cells, widths), flush=True)
 
     print(f"\nmulti_head_attention(x, ...), {N_HEADS} heads, x (T, d_model), no mask")
     widths = (5, 7, 10, 12, 6, 11, 6, 11, 6)
-    head = ("T", "d_model", "ours", "torch module", "ratio", "torch fast", "ratio",
-            "torch steps", "ratio")  # fmt: skip
+    head = (
+        "T",
+        "d_model",
+        "ours",
+        "torch module",
+        "ratio",
+        "torch fast",
+        "ratio",
+        "torch steps",
+        "ratio",
+    )
     print(row(head, widths))
     for d in SIZES_D:
         for t in SIZES_T:
             ours, mod, fast, steps = bench_mha(t, d, budget, rng)
-            cells = (t, d, f"{ours:.1f}", f"{mod:.1f}", f"{ours / mod:.2f}", f"{fast:.1f}",
-                     f"{ours / fast:.2f}", f"{steps:.1f}", f"{ours / steps:.2f}")  # fmt: skip
+            cells = (
+                t,
+                d,
+                f"{ours:.1f}",
+                f"{mod:.1f}",
+                f"{ours / mod:.2f}",
+                f"{fast:.1f}",
+                f"{ours / fast:.2f}",
+                f"{steps:.1f}",
+                f"{ours / steps:.2f}",
+            )
             print(row(cells, widths), flush=True)
 
 

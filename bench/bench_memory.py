@@ -51,8 +51,11 @@ async def main(page: str, total: int) -> None:
         sessions = [Session(base, page) for _ in range(SESSIONS)]
         for s in sessions:
             assert (await s.connect()).ok
-        print(f"page /{page}, {SESSIONS} sessions, server pid {proc.pid}; "
-              f"RSS after the first run {rss_mb(proc.pid):.1f} MiB", flush=True)  # fmt: skip
+        print(
+            f"page /{page}, {SESSIONS} sessions, server pid {proc.pid}; "
+            f"RSS after the first run {rss_mb(proc.pid):.1f} MiB",
+            flush=True,
+        )
         done, errors, marks, t0 = 0, [], {}, time.monotonic()
         for checkpoint in (200, 500, 1000, 1500, 2000, total):
             if checkpoint > total or checkpoint <= done:
@@ -63,9 +66,12 @@ async def main(page: str, total: int) -> None:
             )
             done += each * SESSIONS
             marks[done] = await settled_rss(proc.pid)
-            print(f"after {done:5d} interactions: RSS {marks[done]:7.1f} MiB  "
-                  f"({time.monotonic() - t0:5.0f} s, errors {len(errors)}, "
-                  f"load {load_1min():.2f})", flush=True)  # fmt: skip
+            print(
+                f"after {done:5d} interactions: RSS {marks[done]:7.1f} MiB  "
+                f"({time.monotonic() - t0:5.0f} s, errors {len(errors)}, "
+                f"load {load_1min():.2f})",
+                flush=True,
+            )
         await asyncio.gather(*(s.close() for s in sessions))
         if 200 in marks and done in marks:
             ratio = marks[done] / marks[200]

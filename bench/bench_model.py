@@ -212,9 +212,11 @@ def main() -> None:
     blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
     threads = blas[0]["num_threads"]
     coretype = os.environ.get("OPENBLAS_CORETYPE", "unset")
-    print(f"numpy {np.__version__}, {blas[0]['internal_api']} {blas[0]['version']} "
-          f"({blas[0].get('architecture')} kernels; OPENBLAS_CORETYPE {coretype}), "
-          f"{threads} BLAS threads, {os.cpu_count()} CPUs")  # fmt: skip
+    print(
+        f"numpy {np.__version__}, {blas[0]['internal_api']} {blas[0]['version']} "
+        f"({blas[0].get('architecture')} kernels; OPENBLAS_CORETYPE {coretype}), "
+        f"{threads} BLAS threads, {os.cpu_count()} CPUs"
+    )
     print(f"load average at start: {loadavg()}")
     bench_load()
     model = load_minilm()

@@ -286,9 +286,20 @@ def start_server(
     blocks on the logging write and the server stops answering. The file watcher is off:
     a deployed server does not reload code.
     """
-    cmd = [sys.executable, str(ROOT / "serve.py"), script, "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--server.fileWatcherType", "none", *extra]  # fmt: skip
+    cmd = [
+        sys.executable,
+        str(ROOT / "serve.py"),
+        script,
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+        *extra,
+    ]
     if log_path is None:
         fd, temp = tempfile.mkstemp(prefix="streamlit-", suffix=".log")
         log, keep = os.fdopen(fd, "wb"), False

@@ -21,14 +21,38 @@ class Figures:
         self.s = s
         self.tables: dict[str, object] = {}  # name -> the table's maker, for the numbers
 
-    def __call__(self, m, rows, cols, *, name, by_hand_name=None, kind="signed",
-                 row_title="query", col_title="key") -> dict:  # fmt: skip
+    def __call__(
+        self,
+        m,
+        rows,
+        cols,
+        *,
+        name,
+        by_hand_name=None,
+        kind="signed",
+        row_title="query",
+        col_title="key",
+    ) -> dict:
         m, rows, cols, name, row_title, col_title = views.oriented(
-            m, rows, cols, name=name, by_hand_name=by_hand_name, row_title=row_title,
-            col_title=col_title, columns=self.s.columns,
-        )  # fmt: skip
-        fig = canvas_grid.figure(m, rows, cols, title=name, kind=kind, row_title=row_title,
-                                 col_title=col_title, show_numbers=self.s.show_numbers)  # fmt: skip
+            m,
+            rows,
+            cols,
+            name=name,
+            by_hand_name=by_hand_name,
+            row_title=row_title,
+            col_title=col_title,
+            columns=self.s.columns,
+        )
+        fig = canvas_grid.figure(
+            m,
+            rows,
+            cols,
+            title=name,
+            kind=kind,
+            row_title=row_title,
+            col_title=col_title,
+            show_numbers=self.s.show_numbers,
+        )
         self.tables[fig["title"]] = lambda: views.table(m, rows, cols)
         return fig
 
@@ -42,37 +66,79 @@ def pipeline() -> None:
     fig = Figures(s)
     feat = {"row_title": "token", "col_title": "feature"}
     k_cols, v_cols = views.features(t.d_k, "k"), views.features(t.d_v, "v")
-    x = fig(run.x, tok, views.features(run.x.shape[1]), name="X",
-            by_hand_name="X (features × tokens)", **feat)  # fmt: skip
+    x = fig(
+        run.x,
+        tok,
+        views.features(run.x.shape[1]),
+        name="X",
+        by_hand_name="X (features × tokens)",
+        **feat,
+    )
     projections = ((t.q, "Q", k_cols), (t.k, "K", k_cols), (t.v, "V", v_cols))
-    qkv = [fig(m, tok, cols, name=f"{n} = X W_{n}", by_hand_name=f"{n} = W_{n} X", **feat)
-           for m, n, cols in projections]  # fmt: skip
+    qkv = [
+        fig(m, tok, cols, name=f"{n} = X W_{n}", by_hand_name=f"{n} = W_{n} X", **feat)
+        for m, n, cols in projections
+    ]
     sections = [
-        canvas_grid.section([x, canvas_grid.arrow(), *qkv], widths=[1.2, 0.15, 1, 1, 1],
-                            heading="1. Embeddings and projections"),
-        canvas_grid.section([
-            fig(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q"),
-            fig(t.masked, tok, tok, name=f"S × {t.scale:.3g} (+ mask)",
-                by_hand_name="scaled Kᵀ Q (+ mask)"),
-            fig(t.weights, tok, tok, name="A = softmax by row",
-                by_hand_name="A (columns sum to 1)", kind="weights"),
-            fig(t.output, tok, v_cols, name="Z = A V", by_hand_name="Z = V A", **feat),
-        ], widths=[1, 1], heading="2. Scores, scaling, softmax, output"),
-    ]  # fmt: skip
+        canvas_grid.section(
+            [x, canvas_grid.arrow(), *qkv],
+            widths=[1.2, 0.15, 1, 1, 1],
+            heading="1. Embeddings and projections",
+        ),
+        canvas_grid.section(
+            [
+                fig(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q"),
+                fig(
+                    t.masked,
+                    tok,
+                    tok,
+                    name=f"S × {t.scale:.3g} (+ mask)",
+                    by_hand_name="scaled Kᵀ Q (+ mask)",
+                ),
+                fig(
+                    t.weights,
+                    tok,
+                    tok,
+                    name="A = softmax by row",
+                    by_hand_name="A (columns sum to 1)",
+                    kind="weights",
+                ),
+                fig(t.output, tok, v_cols, name="Z = A V", by_hand_name="Z = V A", **feat),
+            ],
+            widths=[1, 1],
+            heading="2. Scores, scaling, softmax, output",
+        ),
+    ]
     if run.multi is not None:
         mh = run.multi
-        heads = [fig(h.weights, tok, tok, name=f"head {i}: A", kind="weights")
-                 for i, h in enumerate(mh.heads)]  # fmt: skip
-        sections.append(canvas_grid.section(
-            heads, widths=[1] * min(mh.n_heads, 2),  # wider than 2 across: labels would overlap
-            heading=f"3. {mh.n_heads} heads side by side, then W_O",
-            caption="Each head has its own W_Q, W_K, W_V; their outputs are concatenated "
-                    "and mixed by W_O.",
-        ))  # fmt: skip
-        sections.append(canvas_grid.section([
-            fig(mh.output, tok, views.features(mh.output.shape[1]), name="concat(heads) W_O",
-                by_hand_name="W_Oᵀ concat(heads)ᵀ", **feat),
-        ], widths=[1]))  # fmt: skip
+        heads = [
+            fig(h.weights, tok, tok, name=f"head {i}: A", kind="weights")
+            for i, h in enumerate(mh.heads)
+        ]
+        sections.append(
+            canvas_grid.section(
+                heads,
+                widths=[1] * min(mh.n_heads, 2),  # wider than 2 across: labels would overlap
+                heading=f"3. {mh.n_heads} heads side by side, then W_O",
+                caption="Each head has its own W_Q, W_K, W_V; their outputs are concatenated "
+                "and mixed by W_O.",
+            )
+        )
+        sections.append(
+            canvas_grid.section(
+                [
+                    fig(
+                        mh.output,
+                        tok,
+                        views.features(mh.output.shape[1]),
+                        name="concat(heads) W_O",
+                        by_hand_name="W_Oᵀ concat(heads)ᵀ",
+                        **feat,
+                    ),
+                ],
+                widths=[1],
+            )
+        )
     canvas_grid.show(sections, key="ov_figures")
     views.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
 

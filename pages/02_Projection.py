@@ -23,25 +23,41 @@ feature = {"row_title": "token", "col_title": "feature"}
 st.subheader("1. X and the shapes that must fit")
 c = st.columns([1.4, 1])
 with c[0]:
-    views.matrix(run.x, tok, d_cols, name="X", by_hand_name="X (features × tokens)",
-                 key="proj_x", **feature, **common)  # fmt: skip
+    views.matrix(
+        run.x,
+        tok,
+        d_cols,
+        name="X",
+        by_hand_name="X (features × tokens)",
+        key="proj_x",
+        **feature,
+        **common,
+    )
 shapes = {"X": run.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "Q": t.q, "K": t.k, "V": t.v}
 c[1].dataframe(first_steps.shapes_table(shapes), key="proj_shapes")
 
 st.subheader("2. The learned weights W_Q, W_K, W_V")
 weights = {"W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v}
 hand = ["W_Q (d_k × d_model)", "W_K (d_k × d_model)", "W_V (d_v × d_model)"]
-first_steps.matrices_in_a_row(weights, d_cols, [k_cols, k_cols, v_cols], by_hand=hand,
-                              key="proj_w", row_title="input feature",
-                              col_title="output feature", **common)  # fmt: skip
+first_steps.matrices_in_a_row(
+    weights,
+    d_cols,
+    [k_cols, k_cols, v_cols],
+    by_hand=hand,
+    key="proj_w",
+    row_title="input feature",
+    col_title="output feature",
+    **common,
+)
 if real:
     st.caption("MiniLM adds a learned bias: Q = X W_Q + b_Q, K = X W_K + b_K, V = X W_V + b_V.")
 
 st.subheader("3. Q, K and V: one row per token")
 qkv = {"Q = X W_Q": t.q, "K = X W_K": t.k, "V = X W_V": t.v}
 hand = ["Q = W_Q X", "K = W_K X", "V = W_V X"]
-first_steps.matrices_in_a_row(qkv, tok, [k_cols, k_cols, v_cols], by_hand=hand, key="proj_qkv",
-                              **feature, **common)  # fmt: skip
+first_steps.matrices_in_a_row(
+    qkv, tok, [k_cols, k_cols, v_cols], by_hand=hand, key="proj_qkv", **feature, **common
+)
 
 st.subheader("4. V may have its own width d_v")
 st.markdown(text["A different d_v"])

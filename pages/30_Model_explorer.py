@@ -43,8 +43,12 @@ st.caption(
     f"weight, the colour scale stretched to show small weights). L is the layer, H the head; "
     f"the framed square is layer {layer}, head {head}."
 )
-st.plotly_chart(charts.grid_figure(run.attentions, tok, layer, head), key="explorer_grid",
-                config=views.CHART_CONFIG, width="stretch")  # fmt: skip
+st.plotly_chart(
+    charts.grid_figure(run.attentions, tok, layer, head),
+    key="explorer_grid",
+    config=views.CHART_CONFIG,
+    width="stretch",
+)
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"
@@ -67,8 +71,12 @@ with right:
     query = None if query < 0 else query
     if charts.line_floor(t, query) > 0.01:
         st.caption(f"{t} tokens: only weights of 0.1 or more get a line. Pick a token for all.")
-    st.plotly_chart(charts.lines_figure(m, tok, query), key="explorer_lines",
-                    config=views.CHART_CONFIG, width="stretch")  # fmt: skip
+    st.plotly_chart(
+        charts.lines_figure(m, tok, query),
+        key="explorer_lines",
+        config=views.CHART_CONFIG,
+        width="stretch",
+    )
 if st.button(
     f"Open layer {layer}, head {head} in the lessons",
     key="explorer_open",

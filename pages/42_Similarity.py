@@ -7,8 +7,14 @@ from attn_ui import bars, controls, labs_a, layout, steps_b, views
 from attn_ui import labs_a_charts as charts
 
 DS = (2, 4, 8, 16, 32, 64, 128, 384)
-QUERIES = ("kitten videos", "how to cook bread", "roman empire", "stretching exercises",
-           "trip to Tokyo", "coding tutorial")  # fmt: skip
+QUERIES = (
+    "kitten videos",
+    "how to cook bread",
+    "roman empire",
+    "stretching exercises",
+    "trip to Tokyo",
+    "coding tutorial",
+)
 OWN = "Type my own..."
 
 layout.page(__file__)
@@ -28,15 +34,23 @@ if tokens is not None:
     common = {"row_title": "token", "col_title": "token", "show_numbers": len(tokens) <= 12}
     c = st.columns(2)
     with c[0]:
-        views.matrix(t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot",
-                     **common)  # fmt: skip
+        views.matrix(
+            t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot", **common
+        )
     with c[1]:
-        views.matrix(t.cosines, tokens, tokens, name="cosine x_i · x_j / (|x_i| |x_j|)",
-                     key="similarity_cos", **common)  # fmt: skip
+        views.matrix(
+            t.cosines,
+            tokens,
+            tokens,
+            name="cosine x_i · x_j / (|x_i| |x_j|)",
+            key="similarity_cos",
+            **common,
+        )
     c = st.columns([3, 2])
     with c[0]:
-        fig = bars.row_bars(t.norms, tokens, title="Length |x_i| of each token vector",
-                            y_title="|x|")  # fmt: skip
+        fig = bars.row_bars(
+            t.norms, tokens, title="Length |x_i| of each token vector", y_title="|x|"
+        )
         labs_a.chart(fig.update_xaxes(title="token"), "similarity_norms")
     with c[1]:
         i = steps_b.pick_token(tokens, label="First token", key="similarity_i", default=0)
@@ -48,8 +62,9 @@ c = st.columns([2, 1])
 query = c[0].selectbox("Search for", [*QUERIES, OWN], key="similarity_pick")
 if query == OWN:
     query = c[0].text_input("Your query", "funny animals", max_chars=100, key="similarity_query")
-tau = c[1].select_slider("temperature τ", (0.02, 0.05, 0.1, 0.2, 0.5, 1.0), 0.1,
-                         key="similarity_tau")  # fmt: skip
+tau = c[1].select_slider(
+    "temperature τ", (0.02, 0.05, 0.1, 0.2, 0.5, 1.0), 0.1, key="similarity_tau"
+)
 try:
     q_tokens, q = similarity.text_vector(query, d)
     r = similarity.retrieve(q, labs_a.catalogue_keys(d), similarity.catalogue_values(), tau)
@@ -57,24 +72,40 @@ except AttentionInputError as exc:
     labs_a.error("Your query", exc)
     st.stop()
 if "[UNK]" in q_tokens:
-    st.warning("Some characters of the query are unknown to the tokenizer ([UNK]); they all "
-               "share one vector, so they say little about what you are looking for.")  # fmt: skip
-st.dataframe(labs_a.retrieval_table(r), key="similarity_results", hide_index=True,
-             width="stretch")  # fmt: skip
+    st.warning(
+        "Some characters of the query are unknown to the tokenizer ([UNK]); they all "
+        "share one vector, so they say little about what you are looking for."
+    )
+st.dataframe(labs_a.retrieval_table(r), key="similarity_results", hide_index=True, width="stretch")
 c = st.columns([3, 2])
 titles = [v.title for v in similarity.CATALOGUE]
 fig = charts.grouped_bars(
-    titles, [("soft: softmax weight", r.weights, charts.SOFT),
-             ("hard: best match", softmax_facts.hardmax(r.scores), charts.HARD)],
-    title="Which videos come back", value_title="share", name_title="key: the video's title",
-    value_range=(0, 1.05), horizontal=True, height=400)  # fmt: skip
+    titles,
+    [
+        ("soft: softmax weight", r.weights, charts.SOFT),
+        ("hard: best match", softmax_facts.hardmax(r.scores), charts.HARD),
+    ],
+    title="Which videos come back",
+    value_title="share",
+    name_title="key: the video's title",
+    value_range=(0, 1.05),
+    horizontal=True,
+    height=400,
+)
 with c[0]:
     labs_a.chart(fig, "similarity_weights")
 fig = charts.grouped_bars(
-    similarity.TOPICS, [("soft: weighted mix of values", r.soft, charts.SOFT),
-                        ("hard: value of the best match", r.hard, charts.HARD)],
-    title="What comes back: the value", value_title="share of topic", name_title="topic",
-    value_range=(0, 1.05), height=400)  # fmt: skip
+    similarity.TOPICS,
+    [
+        ("soft: weighted mix of values", r.soft, charts.SOFT),
+        ("hard: value of the best match", r.hard, charts.HARD),
+    ],
+    title="What comes back: the value",
+    value_title="share of topic",
+    name_title="topic",
+    value_range=(0, 1.05),
+    height=400,
+)
 with c[1]:
     labs_a.chart(fig, "similarity_values")
 

@@ -42,9 +42,17 @@ c = st.columns([max(len(tk), 4), max(len(tq), 4)])  # widths follow the column c
 pairs = {"Cross": (run.cross, tk, "second sentence"), "Self": (run.self_trace, tq, "your sentence")}
 for col, (name, (t, keys, source)) in zip(c, pairs.items(), strict=True):
     with col:
-        views.matrix(t.weights, tq, keys, name=f"{name}: A = softmax(Q Kᵀ/√d_k)", kind="weights",
-                     row_title="query (your sentence)", col_title=f"key ({source})",
-                     show_numbers=show_numbers, key=f"cross_{name.lower()}")  # fmt: skip
+        views.matrix(
+            t.weights,
+            tq,
+            keys,
+            name=f"{name}: A = softmax(Q Kᵀ/√d_k)",
+            kind="weights",
+            row_title="query (your sentence)",
+            col_title=f"key ({source})",
+            show_numbers=show_numbers,
+            key=f"cross_{name.lower()}",
+        )
 
 st.subheader("2. Shapes, and what each query found")
 c = st.columns([1, 1.3])

@@ -19,8 +19,16 @@ from attn_ui import worksheets as ws
 
 ROOT = Path(__file__).resolve().parents[1]
 MM = 72 / 25.4  # PDF points per millimetre
-STEPS = ["Givens", "1 Q K V", "2 K transposed", "3 Scores", "4 Scaled", "5 Powers",
-         "6 Weights A", "7 Output Z"]  # fmt: skip
+STEPS = [
+    "Givens",
+    "1 Q K V",
+    "2 K transposed",
+    "3 Scores",
+    "4 Scaled",
+    "5 Powers",
+    "6 Weights A",
+    "7 Output Z",
+]
 LARGEST = {"tokens": 6, "features": 8, "d_k": 4, "difficulty": "hard", "variant": "two_heads"}
 
 
@@ -252,8 +260,24 @@ def test_class_set_zip_holds_every_sheet():
 
 def test_cli_main_writes_the_files(tmp_path, capsys):
     out = tmp_path / "sheets"
-    code = ws.main(["--seed", "7", "--count", "2", "--out", str(out), "--paper", "Letter",
-                    "--difficulty", "hard", "--variant", "causal", "--rule", "trunc"])  # fmt: skip
+    code = ws.main(
+        [
+            "--seed",
+            "7",
+            "--count",
+            "2",
+            "--out",
+            str(out),
+            "--paper",
+            "Letter",
+            "--difficulty",
+            "hard",
+            "--variant",
+            "causal",
+            "--rule",
+            "trunc",
+        ]
+    )
     assert code == 0
     written = sorted(p.name for p in out.iterdir())
     assert len(written) == 2 * 5 + 2 and "seed_0008_key.xlsx" in written
@@ -267,10 +291,23 @@ def test_cli_main_writes_the_files(tmp_path, capsys):
 
 def test_cli_as_a_module(tmp_path):
     run = subprocess.run(
-        [sys.executable, "-m", "attn_ui.worksheets", "--seed", "3", "--count", "1", "--out",
-         str(tmp_path), "--zip"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "attn_ui.worksheets",
+            "--seed",
+            "3",
+            "--count",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--zip",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "class_set.zip").exists() and (tmp_path / "seed_0003_template.pdf").exists()
     assert "seed_0003_key.pdf" in run.stdout

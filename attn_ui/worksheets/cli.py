@@ -36,9 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         print("--count must be at least 1.", file=sys.stderr)
         return 2
     settings = {
-        "difficulty": args.difficulty, "variant": args.variant, "scale_rule": args.rule,
-        "tokens": args.tokens, "features": args.features, "d_k": args.d_k,
-    }  # fmt: skip
+        "difficulty": args.difficulty,
+        "variant": args.variant,
+        "scale_rule": args.rule,
+        "tokens": args.tokens,
+        "features": args.features,
+        "d_k": args.d_k,
+    }
     seeds = range(args.seed, args.seed + args.count)
     try:
         files = class_files(seeds, paper=args.paper, **settings)

@@ -72,12 +72,29 @@ def _head_grids(t: HandTrace, sfx: str) -> list[Grid]:
         Grid(f"K^T{sfx}", "2 K transposed", tok, dims, _ints(t.k_t)),
         Grid(f"S = K^T Q{sfx}", "3 Scores", tok, tok, _ints(t.scores), corner=kq),
         Grid(_scale_title(t.scale_rule) + sfx, "4 Scaled", tok, tok, _ints(t.scaled), corner=kq),
-        Grid(f"P = {t.base}^x, column sums{sfx}", "5 Powers", (*tok, "sum"), tok, p_text, p_sub,
-             shaded=grey, corner=kq, total_row=True),
-        Grid(f"A = P / column sum{sfx}", "6 Weights A", tok, tok, a_text, a_sub, shaded=grey,
-             corner=kq),
+        Grid(
+            f"P = {t.base}^x, column sums{sfx}",
+            "5 Powers",
+            (*tok, "sum"),
+            tok,
+            p_text,
+            p_sub,
+            shaded=grey,
+            corner=kq,
+            total_row=True,
+        ),
+        Grid(
+            f"A = P / column sum{sfx}",
+            "6 Weights A",
+            tok,
+            tok,
+            a_text,
+            a_sub,
+            shaded=grey,
+            corner=kq,
+        ),
         Grid(f"Z = V A{sfx}", "7 Output Z", _labels("", len(t.z)), tok, z_text, z_sub),
-    ]  # fmt: skip
+    ]
 
 
 def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:

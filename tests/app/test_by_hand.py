@@ -47,8 +47,10 @@ def test_every_grid_equals_the_pencil_trace():
     powers = exact_grid(at, "hand_grid_powers")
     assert powers[:-1].tolist() == t.powers.tolist() and powers[-1].tolist() == t.col_sums.tolist()
     assert grid(at, "hand_grid_weights")[0, 0] == "3/4 ≈ 0.750"  # fraction, decimal beside
-    assert labels(at, "hand_grid_scores") == ([f"key t{i}" for i in range(1, 5)],
-                                               [f"query t{i}" for i in range(1, 5)])  # fmt: skip
+    assert labels(at, "hand_grid_scores") == (
+        [f"key t{i}" for i in range(1, 5)],
+        [f"query t{i}" for i in range(1, 5)],
+    )
 
 
 def test_the_worked_cell_follows_the_chosen_token():

@@ -37,10 +37,17 @@ def test_every_matrix_sent_is_the_engines():
     rerun(at)
     run = lesson_run(LessonSettings(sentence="the cat saw the cat", n_heads=3), multi=True)
     t, got = run.trace, drawn(at)
-    want = {"X": run.x, "Q = X W_Q": t.q, "K = X W_K": t.k, "V = X W_V": t.v,
-            "S = Q Kᵀ": t.scores, f"S × {t.scale:.3g} (+ mask)": t.masked,
-            "A = softmax by row": t.weights, "Z = A V": t.output,
-            "concat(heads) W_O": run.multi.output}  # fmt: skip
+    want = {
+        "X": run.x,
+        "Q = X W_Q": t.q,
+        "K = X W_K": t.k,
+        "V = X W_V": t.v,
+        "S = Q Kᵀ": t.scores,
+        f"S × {t.scale:.3g} (+ mask)": t.masked,
+        "A = softmax by row": t.weights,
+        "Z = A V": t.output,
+        "concat(heads) W_O": run.multi.output,
+    }
     want |= {f"head {h}: A": head.weights for h, head in enumerate(run.multi.heads)}
     assert got.keys() == want.keys()
     for name, m in want.items():

@@ -48,8 +48,14 @@ def test_repeated_word_keeps_a_row_per_token(model):
     at = open_tables(type_sentence(load(PAGE), "the cat saw the cat"))
     exp = next(e for e in at.expander if "Layer 0, head 0" in e.label)
     assert list(exp.dataframe[0].value.index) == [
-        "0 [CLS]", "1 the", "2 cat", "3 saw", "4 the", "5 cat", "6 [SEP]",
-    ]  # fmt: skip
+        "0 [CLS]",
+        "1 the",
+        "2 cat",
+        "3 saw",
+        "4 the",
+        "5 cat",
+        "6 [SEP]",
+    ]
     np.testing.assert_array_equal(
         table(at, "Layer 0, head 0"), model.run("the cat saw the cat").attentions[0, 0]
     )

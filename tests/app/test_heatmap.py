@@ -16,10 +16,15 @@ from apphelp import load
 from attn_ui.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
 
 STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_grid.py
-    "pages/01_Tokens.py", "pages/02_Projection.py",
-    "pages/03_Scores.py", "pages/04_Scaling.py", "pages/05_Softmax.py",
-    "pages/06_Weighted_sum.py", "pages/07_Masking.py", "pages/08_Multi-head.py",
-]  # fmt: skip
+    "pages/01_Tokens.py",
+    "pages/02_Projection.py",
+    "pages/03_Scores.py",
+    "pages/04_Scaling.py",
+    "pages/05_Softmax.py",
+    "pages/06_Weighted_sum.py",
+    "pages/07_Masking.py",
+    "pages/08_Multi-head.py",
+]
 
 
 def decoded(v: dict) -> np.ndarray:

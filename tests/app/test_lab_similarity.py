@@ -89,8 +89,9 @@ def test_temperature_softens_the_answer():
     r = search(tau=1.0)
     np.testing.assert_allclose(results(at)["weight"], r.weights, rtol=1e-12)
     assert r.weights.max() < search().weights.max()
-    np.testing.assert_allclose(series(chart(at, "What comes back"), "soft: weighted mix of values"),
-                               r.soft)  # fmt: skip
+    np.testing.assert_allclose(
+        series(chart(at, "What comes back"), "soft: weighted mix of values"), r.soft
+    )
 
 
 @pytest.mark.parametrize("query", ["roman empire", "funny <b>dogs</b> **now**"])

@@ -63,9 +63,12 @@ def test_variance_chart_plots_the_sweep_and_the_closed_forms():
 def test_saturation_and_gradient_charts_follow_the_core():
     at = load(PAGE)
     sweep = why_scale.scale_sweep(SWEEP_D, 8, seed=0)
-    for title, field in (("Largest weight", "max_weight"), ("Entropy", "entropy"),
-                         ("Size of the softmax Jacobian", "grad_norm"),
-                         ("Largest entry of the Jacobian", "grad_max")):  # fmt: skip
+    for title, field in (
+        ("Largest weight", "max_weight"),
+        ("Entropy", "entropy"),
+        ("Size of the softmax Jacobian", "grad_norm"),
+        ("Largest entry of the Jacobian", "grad_max"),
+    ):
         fig = chart(at, title)
         for name, scaled in (("q·k", False), ("q·k / √d", True)):
             got = series(fig, f"{name}, simulated")

@@ -53,8 +53,13 @@ def test_preview_shows_the_seeded_sheet():
 def test_five_downloads_hold_the_right_files(files):
     at = load(PAGE)
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Template PDF (A4)", "Answer key PDF (A4)", "Workbook XLSX",
-                      "Key workbook XLSX", "Givens CSV"]  # fmt: skip
+    assert labels == [
+        "Template PDF (A4)",
+        "Answer key PDF (A4)",
+        "Workbook XLSX",
+        "Key workbook XLSX",
+        "Givens CSV",
+    ]
     ex = make_exercise(7)
     template = files[f"{STEM}_template_A4.pdf"]
     key = files[f"{STEM}_key_A4.pdf"]

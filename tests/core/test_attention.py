@@ -222,7 +222,7 @@ def replace_arg(i, value):
         "ragged",
         "1-D",
         "scalar",
-    ],  # fmt: skip
+    ],
 )
 def test_bad_arrays_raise_named_errors(i, name, value, error):
     with pytest.raises(error, match=rf"\b{name}\b"):

@@ -30,8 +30,10 @@ def test_batch_norm_gives_each_feature_mean_0_variance_1(shape):
     y = normalise(x, 0, eps=1e-12)
     np.testing.assert_allclose(y.mean(axis=0), 0.0, atol=1e-12)
     np.testing.assert_allclose(y.var(axis=0), 1.0, atol=1e-9)
-    expected = [[(x[i, j] - x[:, j].mean()) / x[:, j].std() for j in range(shape[1])]
-                for i in range(shape[0])]  # fmt: skip
+    expected = [
+        [(x[i, j] - x[:, j].mean()) / x[:, j].std() for j in range(shape[1])]
+        for i in range(shape[0])
+    ]
     np.testing.assert_allclose(y, expected, atol=1e-9)
 
 

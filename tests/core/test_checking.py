@@ -64,12 +64,23 @@ def keys(check) -> list[str]:
 @pytest.mark.parametrize(
     "cell, value, exact",
     [
-        ("4", 4, True), (" -2 ", -2, True), ("\u22122", -2, True), ("9/28", F(9, 28), True),
-        ("-1 / 3", F(-1, 3), True), ("18/56", F(9, 28), True), ("0.32", F(8, 25), False),
-        (".5", F(1, 2), False), ("0,5", F(1, 2), False), ("3.0", 3, False), (7, 7, True),
-        (np.int64(-3), -3, True), (2.0, 2, True), (0.25, F(1, 4), False), (F(2, 3), F(2, 3), True),
+        ("4", 4, True),
+        (" -2 ", -2, True),
+        ("\u22122", -2, True),
+        ("9/28", F(9, 28), True),
+        ("-1 / 3", F(-1, 3), True),
+        ("18/56", F(9, 28), True),
+        ("0.32", F(8, 25), False),
+        (".5", F(1, 2), False),
+        ("0,5", F(1, 2), False),
+        ("3.0", 3, False),
+        (7, 7, True),
+        (np.int64(-3), -3, True),
+        (2.0, 2, True),
+        (0.25, F(1, 4), False),
+        (F(2, 3), F(2, 3), True),
     ],
-)  # fmt: skip
+)
 def test_parse_answer(cell, value, exact):
     assert parse_answer(cell) == Answer(F(value), exact)
 
@@ -82,11 +93,16 @@ def test_blank_cells_are_unanswered(cell):
 @pytest.mark.parametrize(
     "cell, words",
     [
-        ("abc", "'abc', which is not a number"), ("1/0", "cannot have 0 below"),
-        ("2/3/4", "not a number"), ("1e3", "not a number"), ("3^2", "not a number"),
-        (True, "not a number"), (float("inf"), "not a number"), ("1" * 40, "40 characters"),
+        ("abc", "'abc', which is not a number"),
+        ("1/0", "cannot have 0 below"),
+        ("2/3/4", "not a number"),
+        ("1e3", "not a number"),
+        ("3^2", "not a number"),
+        (True, "not a number"),
+        (float("inf"), "not a number"),
+        ("1" * 40, "40 characters"),
     ],
-)  # fmt: skip
+)
 def test_bad_cells_are_named(cell, words):
     with pytest.raises(AnswerError, match="Q, row 2, column t3") as err:
         parse_answer(cell, "Q, row 2, column t3")
@@ -136,8 +152,9 @@ def test_example_c_is_what_the_trace_says(c):
 
 
 def test_right_answers_in_every_form(c):
-    check = check_grid(c, "weights", [["1/5", "0.6", "2/6"], ["0.2", "1/5", ".333"],
-                                      ["3/5", "0.20", "1/3"]])  # fmt: skip
+    check = check_grid(
+        c, "weights", [["1/5", "0.6", "2/6"], ["0.2", "1/5", ".333"], ["3/5", "0.20", "1/3"]]
+    )
     assert check.all_right and check.n_right == 9 and not check.diagnoses
 
 
@@ -183,8 +200,9 @@ def test_forgot_to_scale(c):
     check = check_grid(c, "scaled", S_C)
     assert keys(check) == ["no_scale"]
     # carried on: 3^S = [[3, 1, 3], [3, 1/3, 1], [9, 1/3, 3]], column 3 = (3, 1, 3) / 7
-    a = check_grid(c, "weights", [["1/5", "3/5", "3/7"], ["1/5", "1/5", "1/7"],
-                                  ["3/5", "1/5", "3/7"]])  # fmt: skip
+    a = check_grid(
+        c, "weights", [["1/5", "3/5", "3/7"], ["1/5", "1/5", "1/7"], ["3/5", "1/5", "3/7"]]
+    )
     assert a.wrong == [(0, 2), (1, 2), (2, 2)] and keys(a) == ["no_scale"]
 
 
@@ -220,8 +238,11 @@ def test_e_instead_of_3(c):
     p = check_grid(c, "powers", [["1", "1", "1"], ["1", "0.37", "1"], ["2.72", "0.37", "1"]])
     assert keys(p) == ["e_base"]
     # column 1: (1, 1, e) / (2 + e) = (0.212, 0.212, 0.576); column 2: (1, 1/e, 1/e) / (1 + 2/e)
-    a = check_grid(c, "weights", [["0.212", "0.576", "1/3"], ["0.212", "0.212", "1/3"],
-                                  ["0.576", "0.212", "1/3"]])  # fmt: skip
+    a = check_grid(
+        c,
+        "weights",
+        [["0.212", "0.576", "1/3"], ["0.212", "0.212", "1/3"], ["0.576", "0.212", "1/3"]],
+    )
     assert keys(a) == ["e_base"]
 
 
@@ -234,8 +255,9 @@ def test_row_wise_softmax(c):
     # row sums of 3^x: 1 + 1 + 1 = 3, 1 + 1/3 + 1 = 7/3, 3 + 1/3 + 1 = 13/3
     sums = check_grid(c, "col_sums", [["3", "7/3", "13/3"]])
     assert keys(sums) == ["row_softmax"]
-    a = check_grid(c, "weights", [["1/3", "1/3", "1/3"], ["3/7", "1/7", "3/7"],
-                                  ["9/13", "1/13", "3/13"]])  # fmt: skip
+    a = check_grid(
+        c, "weights", [["1/3", "1/3", "1/3"], ["3/7", "1/7", "3/7"], ["9/13", "1/13", "3/13"]]
+    )
     assert keys(a) == ["row_softmax"] and "column" in a.diagnoses[0].detail
 
 
@@ -261,17 +283,22 @@ def test_wrong_weight_matrix(c):
 def test_causal_mask_mistakes(c_causal):
     # right: 3^x masked = [[1, 1, 1], [0, 1/3, 1], [0, 0, 1]]; A = col 1 (1, 0, 0),
     # col 2 (3/4, 1/4, 0), col 3 (1/3, 1/3, 1/3)
-    assert c_causal.weights.tolist() == [[1, F(3, 4), F(1, 3)], [0, F(1, 4), F(1, 3)],
-                                         [0, 0, F(1, 3)]]  # fmt: skip
+    assert c_causal.weights.tolist() == [
+        [1, F(3, 4), F(1, 3)],
+        [0, F(1, 4), F(1, 3)],
+        [0, 0, F(1, 3)],
+    ]
     no_mask = check_grid(c_causal, "weights", strings(A_C))
     assert keys(no_mask) == ["no_mask"]
     # zeroing the unmasked A below the diagonal: columns no longer sum to 1
-    after = check_grid(c_causal, "weights", [["1/5", "3/5", "1/3"], ["0", "1/5", "1/3"],
-                                             ["0", "0", "1/3"]])  # fmt: skip
+    after = check_grid(
+        c_causal, "weights", [["1/5", "3/5", "1/3"], ["0", "1/5", "1/3"], ["0", "0", "1/3"]]
+    )
     assert keys(after) == ["mask_after"]
     # masking above the diagonal: 3^x = [[1, 0, 0], [1, 1/3, 0], [3, 1/3, 1]]
-    side = check_grid(c_causal, "weights", [["1/5", "0", "0"], ["1/5", "1/2", "0"],
-                                            ["3/5", "1/2", "1"]])  # fmt: skip
+    side = check_grid(
+        c_causal, "weights", [["1/5", "0", "0"], ["1/5", "1/2", "0"], ["3/5", "1/2", "1"]]
+    )
     assert keys(side) == ["mask_side"]
 
 
@@ -291,8 +318,9 @@ def test_every_mistake_is_recognised_on_generated_sheets(seed, variant):
     for m in variants(t):
         for step, alt in m.steps.items():
             grid = alt.reshape(1, -1) if step == "col_sums" else alt
-            cells = [[f"{v:.4f}" if isinstance(v, float) else frac_str(v) for v in row]
-                     for row in grid]  # fmt: skip
+            cells = [
+                [f"{v:.4f}" if isinstance(v, float) else frac_str(v) for v in row] for row in grid
+            ]
             check = check_grid(t, step, cells)
             if check.wrong:
                 seen += 1

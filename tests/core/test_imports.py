@@ -36,11 +36,25 @@ def test_the_check_would_see_a_ui_import():
 
 def test_public_names():
     expected = {
-        "softmax", "attention", "self_attention", "multi_head_attention", "additive_attention",
-        "causal_mask", "padding_mask", "window_mask", "lesson_weights", "split_heads",
-        "Trace", "MultiHeadTrace", "AdditiveTrace", "Weights",
-        "AttentionInputError", "ShapeError", "NonFiniteError", "FullyMaskedRowError",
-    }  # fmt: skip
+        "softmax",
+        "attention",
+        "self_attention",
+        "multi_head_attention",
+        "additive_attention",
+        "causal_mask",
+        "padding_mask",
+        "window_mask",
+        "lesson_weights",
+        "split_heads",
+        "Trace",
+        "MultiHeadTrace",
+        "AdditiveTrace",
+        "Weights",
+        "AttentionInputError",
+        "ShapeError",
+        "NonFiniteError",
+        "FullyMaskedRowError",
+    }
     assert expected <= set(attn_core.__all__)
     for name in attn_core.__all__:
         assert hasattr(attn_core, name), name

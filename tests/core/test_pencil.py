@@ -340,7 +340,11 @@ def test_heads_are_independent_single_heads(p, n_heads):
     heads = hand_heads(x, w_q, w_k, w_v, n_heads=n_heads)
     d_k, d_v = len(p[1]), len(p[3])
     for h, tr in enumerate(heads):
-        one = hand_attention(x, w_q[h * d_k : (h + 1) * d_k], w_k[h * d_k : (h + 1) * d_k],
-                             w_v[h * d_v : (h + 1) * d_v])  # fmt: skip
+        one = hand_attention(
+            x,
+            w_q[h * d_k : (h + 1) * d_k],
+            w_k[h * d_k : (h + 1) * d_k],
+            w_v[h * d_v : (h + 1) * d_v],
+        )
         assert tr.z.tolist() == one.z.tolist()
     assert concat_z(heads).shape == (n_heads * d_v, x.shape[1])

@@ -13,8 +13,15 @@ import pytest
 import attn_core
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz"
-SDPA = ["sdpa_plain", "sdpa_mask", "sdpa_causal", "sdpa_cross", "sdpa_cross_mask",
-        "sdpa_scale", "sdpa_unscaled"]  # fmt: skip
+SDPA = [
+    "sdpa_plain",
+    "sdpa_mask",
+    "sdpa_causal",
+    "sdpa_cross",
+    "sdpa_cross_mask",
+    "sdpa_scale",
+    "sdpa_unscaled",
+]
 MHA = ["mha_plain", "mha_causal", "mha_mask", "mha_one_head"]
 TOL = {"rtol": 1e-6, "atol": 1e-6}
 

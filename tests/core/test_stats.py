@@ -63,8 +63,9 @@ def test_spread_leaves_out_masked_entries():
 
 
 def test_entropy_of_one_hot_and_uniform():
-    np.testing.assert_allclose(entropy(np.array([[1.0, 0, 0], [1 / 3, 1 / 3, 1 / 3]])),
-                               [0.0, math.log(3)])  # fmt: skip
+    np.testing.assert_allclose(
+        entropy(np.array([[1.0, 0, 0], [1 / 3, 1 / 3, 1 / 3]])), [0.0, math.log(3)]
+    )
 
 
 def test_gradient_norm_equals_the_explicit_jacobian():

@@ -65,8 +65,11 @@ def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
     wait_rows(page, ["the", "cat", "saw", "the", "cat"])
     figs = figures(page)
     assert [f["title"].split("   (")[0] for f in figs[:4]] == [
-        "X", "Q = X W_Q", "K = X W_K", "V = X W_V"
-    ]  # fmt: skip
+        "X",
+        "Q = X W_Q",
+        "K = X W_K",
+        "V = X W_V",
+    ]
     assert figs[1]["shape"] == "5x4"
     assert all(f["colours"] > 5 and f["width"] > 100 and f["height"] > 150 for f in figs)
     slider = page.get_by_role("slider", name="d_k (query/key size)")

@@ -113,9 +113,12 @@ def test_lesson_run_with_values_no_widget_allows(s):
 
 
 @FUZZ
-@given(sentence=texts, d=st.one_of(st.integers(-3, 400), numbers, st.none()),
-       source=st.sampled_from(["pretrained", "random", "", "<b>x</b>"]),
-       seed=st.one_of(st.integers(-3, 2**40), st.floats()))  # fmt: skip
+@given(
+    sentence=texts,
+    d=st.one_of(st.integers(-3, 400), numbers, st.none()),
+    source=st.sampled_from(["pretrained", "random", "", "<b>x</b>"]),
+    seed=st.one_of(st.integers(-3, 2**40), st.floats()),
+)
 def test_embed(sentence, d, source, seed):
     got = outcome(lambda: embed(sentence, d, source=source, seed=seed))
     if got is not None:
@@ -164,9 +167,13 @@ square = hnp.arrays(np.float64, st.tuples(st.integers(1, 4), st.just(3)), elemen
 
 
 @FUZZ
-@given(q=st.one_of(square, odd_arrays), k=st.one_of(square, odd_arrays),
-       v=st.one_of(square, odd_arrays), temperature=numbers,
-       scale=st.one_of(st.none(), numbers))  # fmt: skip
+@given(
+    q=st.one_of(square, odd_arrays),
+    k=st.one_of(square, odd_arrays),
+    v=st.one_of(square, odd_arrays),
+    temperature=numbers,
+    scale=st.one_of(st.none(), numbers),
+)
 def test_attention(q, k, v, temperature, scale):
     t = outcome(lambda: attn_core.attention(q, k, v, scale=scale, temperature=temperature))
     if t is not None:
@@ -174,8 +181,11 @@ def test_attention(q, k, v, temperature, scale):
 
 
 @FUZZ
-@given(x=st.one_of(square, odd_arrays), n_heads=st.one_of(st.integers(-1, 5), numbers),
-       mask=st.one_of(st.none(), odd_arrays, hnp.arrays(np.bool_, (3, 3))))  # fmt: skip
+@given(
+    x=st.one_of(square, odd_arrays),
+    n_heads=st.one_of(st.integers(-1, 5), numbers),
+    mask=st.one_of(st.none(), odd_arrays, hnp.arrays(np.bool_, (3, 3))),
+)
 def test_multi_head_attention(x, n_heads, mask):
     w = attn_core.lesson_weights(3, 2, n_heads=1, seed=0)
 
@@ -210,8 +220,10 @@ def masks(t, width) -> None:
 
 # Sizes are kept small: a mask of T = 1e5 would allocate 10 GB on a shared machine.
 @FUZZ
-@given(t=st.one_of(st.integers(-3, 70), st.floats(), st.none(), st.text(max_size=3)),
-       width=st.one_of(st.integers(-3, 70), numbers))  # fmt: skip
+@given(
+    t=st.one_of(st.integers(-3, 70), st.floats(), st.none(), st.text(max_size=3)),
+    width=st.one_of(st.integers(-3, 70), numbers),
+)
 def test_masks(t, width):
     masks(t, width)
 
@@ -241,9 +253,15 @@ def check_hand(t) -> None:
 
 
 @FUZZ
-@given(x=pencil_in, w_q=pencil_in, w_k=pencil_in, w_v=pencil_in,
-       scale_rule=st.sampled_from(["floor", "trunc", "exact", "", "<b>x</b>"]),
-       base=st.one_of(st.integers(-2, 12), numbers), causal=st.booleans())  # fmt: skip
+@given(
+    x=pencil_in,
+    w_q=pencil_in,
+    w_k=pencil_in,
+    w_v=pencil_in,
+    scale_rule=st.sampled_from(["floor", "trunc", "exact", "", "<b>x</b>"]),
+    base=st.one_of(st.integers(-2, 12), numbers),
+    causal=st.booleans(),
+)
 def test_hand_attention(x, w_q, w_k, w_v, scale_rule, base, causal):
     def call():
         return pencil.hand_attention(
@@ -256,18 +274,26 @@ def test_hand_attention(x, w_q, w_k, w_v, scale_rule, base, causal):
 
 
 @FUZZ
-@given(seed=st.one_of(st.integers(-3, 2**63), numbers, st.text(max_size=4)),
-       tokens=st.one_of(st.none(), st.integers(-2, 10), numbers),
-       features=st.one_of(st.none(), st.integers(-2, 12)),
-       d_k=st.one_of(st.none(), st.integers(-2, 6)),
-       difficulty=st.sampled_from(["easy", "medium", "hard", "EASY", "<script>"]),
-       variant=st.sampled_from(["plain", "causal", "two_heads", "three_heads"]),
-       scale_rule=st.sampled_from(["floor", "trunc", "exact"]))  # fmt: skip
+@given(
+    seed=st.one_of(st.integers(-3, 2**63), numbers, st.text(max_size=4)),
+    tokens=st.one_of(st.none(), st.integers(-2, 10), numbers),
+    features=st.one_of(st.none(), st.integers(-2, 12)),
+    d_k=st.one_of(st.none(), st.integers(-2, 6)),
+    difficulty=st.sampled_from(["easy", "medium", "hard", "EASY", "<script>"]),
+    variant=st.sampled_from(["plain", "causal", "two_heads", "three_heads"]),
+    scale_rule=st.sampled_from(["floor", "trunc", "exact"]),
+)
 def test_make_exercise(seed, tokens, features, d_k, difficulty, variant, scale_rule):
     def call():
-        return attn_core.make_exercise(seed, tokens=tokens, features=features, d_k=d_k,
-                                       difficulty=difficulty, variant=variant,
-                                       scale_rule=scale_rule)  # fmt: skip
+        return attn_core.make_exercise(
+            seed,
+            tokens=tokens,
+            features=features,
+            d_k=d_k,
+            difficulty=difficulty,
+            variant=variant,
+            scale_rule=scale_rule,
+        )
 
     ex = outcome(call)
     if ex is not None:
@@ -282,14 +308,18 @@ cell = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.none(),
 )
-TRACE = pencil.hand_attention([[1, 0, 1], [0, 1, 1]], [[1, 0], [0, 1]], [[1, 1], [0, 1]],
-                              [[1, 0], [1, 1]])  # fmt: skip
+TRACE = pencil.hand_attention(
+    [[1, 0, 1], [0, 1, 1]], [[1, 0], [0, 1]], [[1, 1], [0, 1]], [[1, 0], [1, 1]]
+)
 
 
 @FUZZ
-@given(step=st.sampled_from([*checking.STEPS, "nope"]),
-       cells=st.one_of(st.lists(st.lists(cell, min_size=0, max_size=4), max_size=4),
-                       st.text(max_size=5), st.none()))  # fmt: skip
+@given(
+    step=st.sampled_from([*checking.STEPS, "nope"]),
+    cells=st.one_of(
+        st.lists(st.lists(cell, min_size=0, max_size=4), max_size=4), st.text(max_size=5), st.none()
+    ),
+)
 def test_check_grid(step, cells):
     c = outcome(lambda: checking.check_grid(TRACE, step, cells))
     if c is not None:

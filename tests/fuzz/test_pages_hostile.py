@@ -13,8 +13,12 @@ from attn_core.text import embed
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ["<script>alert(1)</script>", "<b>x</b>", "**x** [a](javascript:x)"]
-PAGES = ["pages/00_Overview.py", "pages/01_Tokens.py", "pages/08_Multi-head.py",
-         "pages/44_Cross_attention.py"]  # fmt: skip
+PAGES = [
+    "pages/00_Overview.py",
+    "pages/01_Tokens.py",
+    "pages/08_Multi-head.py",
+    "pages/44_Cross_attention.py",
+]
 RAW = ("<script", "<b>", "**x**", "javascript:")
 
 
@@ -46,8 +50,11 @@ def test_hostile_sentence_is_shown_as_text(page, sentence):
     labelled = [f"{i} {t}" for i, t in enumerate(tokens)]
     columns = table_tokens(at)
     assert labelled in columns or list(tokens) in columns, (tokens, [c[:5] for c in columns])
-    rendered = [str(e.value) for kind in ("markdown", "caption", "title", "header", "subheader")
-                for e in getattr(at, kind)]  # fmt: skip
+    rendered = [
+        str(e.value)
+        for kind in ("markdown", "caption", "title", "header", "subheader")
+        for e in getattr(at, kind)
+    ]
     leaked = [(r, m) for m in rendered for r in RAW if r in m]
     assert not leaked, leaked
 
@@ -57,6 +64,9 @@ def test_no_raw_html_in_the_app_code():
     files = [*ROOT.glob("pages/*.py"), *ROOT.glob("attn_ui/**/*.py"), ROOT / "app.py"]
     assert len(files) > 20, files
     pattern = re.compile(r"unsafe_allow_html\s*=\s*True|\bst\.html\s*\(")
-    hits = [f"{f.relative_to(ROOT)}: {m.group()}" for f in files
-            for m in pattern.finditer(f.read_text(encoding="utf-8"))]  # fmt: skip
+    hits = [
+        f"{f.relative_to(ROOT)}: {m.group()}"
+        for f in files
+        for m in pattern.finditer(f.read_text(encoding="utf-8"))
+    ]
     assert not hits, hits
