@@ -3,8 +3,9 @@
 Made for the layout redesign (issue "The house"): run it before moving code and after;
 the two dumps must be byte-identical. It drives each page through AppTest (the entry
 point, as a browser does), opens every lazy table, walks the overview's "Matrix" choice,
-and writes, per page and setting, every table, every figure's numbers (Plotly traces or
-the canvas component's matrices, under the figure's title) and every code block.
+and writes, per page and setting, every table, every figure's numbers (each heatmap's
+matrix in page order, whichever renderer draws it; other charts' traces) and every code
+block.
 
 Numbers are written to 8 significant digits, far finer than any page prints (2 to 4
 decimals), so that a reordering of a floating-point sum (a last-bit change) cannot show,
@@ -81,36 +82,37 @@ def numeric(v) -> np.ndarray | None:
     return a if a.size else None
 
 
+def heatmap_lines(z: np.ndarray) -> list[str]:
+    """One matrix, whichever renderer draws it (a Plotly trace or a canvas figure)."""
+    out = [f"heatmap {' × '.join(str(n) for n in z.shape)}"]
+    return out + ["  " + line for line in matrix_lines(z)]
+
+
 def plotly_lines(spec: str) -> list[str]:
-    fig = json.loads(spec)
-    title = fig.get("layout", {}).get("title", {})
-    title = title.get("text", "") if isinstance(title, dict) else str(title)
-    out = [f"figure {title}"]
-    for trace in fig.get("data", []):
+    """A Plotly figure's numbers: each heatmap's matrix, each other trace's x, y, values."""
+    out: list[str] = []
+    for trace in json.loads(spec).get("data", []):
         kind = trace.get("type", "scatter")
         if kind == "heatmap":
-            out.append(f"  heatmap {trace.get('name', '')}")
             z = numeric(trace.get("z"))
-            out += ["    " + line for line in matrix_lines(z)] if z is not None else []
+            out += heatmap_lines(z) if z is not None else []
             continue
-        out.append(f"  {kind} {trace.get('name', '')}")
+        out.append(f"{kind} {trace.get('name', '')}")
         for axis in ("x", "y", "z", "values"):
             a = numeric(trace.get(axis)) if axis in trace else None
             if a is not None:
-                out.append(f"    {axis}: " + row_text(a.ravel().tolist()))
+                out.append(f"  {axis}: " + row_text(a.ravel().tolist()))
     return out
 
 
 def canvas_lines(payload: str) -> list[str]:
-    out = []
+    """The canvas component's figures (attn_ui/canvas_grid.py): float64 matrices, base64."""
+    out: list[str] = []
     for sec in json.loads(payload).get("sections", []):
         for item in sec.get("items", []):
-            if "z" not in item:
-                continue
-            z = np.frombuffer(base64.b64decode(item["z"]), dtype="<f8").reshape(item["shape"])
-            out.append(f"figure {item['title']}")
-            out.append("  heatmap ")
-            out += ["    " + line for line in matrix_lines(z)]
+            if "z" in item:
+                raw = base64.b64decode(item["z"])
+                out += heatmap_lines(np.frombuffer(raw, dtype="<f8").reshape(item["shape"]))
     return out
 
 
