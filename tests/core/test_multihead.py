@@ -156,6 +156,19 @@ def test_non_finite_weights(which):
         attn_core.multi_head_attention(**args, n_heads=2)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_heads_read_the_weights_in_place_not_copies(dtype):
+    x, w = setup(3, 5, 8, 4)
+    x, w_q, w_k, w_v, w_o = (a.astype(dtype) for a in (x, w.w_q, w.w_k, w.w_v, w.w_o))
+    mh = attn_core.multi_head_attention(x, w_q, w_k, w_v, w_o, 4)
+    for h, head in enumerate(mh.heads):
+        for mine, theirs in ((head.w_q, w_q), (head.w_k, w_k), (head.w_v, w_v)):
+            assert np.shares_memory(mine, theirs)  # a view of the caller's array
+            np.testing.assert_array_equal(mine, theirs[:, 2 * h : 2 * h + 2])
+        assert np.shares_memory(head.x, x)
+    assert np.shares_memory(mh.w_o, w_o) and np.shares_memory(mh.x, x)
+
+
 def test_split_heads_takes_column_blocks():
     a = np.arange(12).reshape(2, 6)
     heads = attn_core.split_heads(a, 3)
