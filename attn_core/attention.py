@@ -1,10 +1,12 @@
 """Scaled dot-product attention, step by step, tokens as rows (the paper's and PyTorch's layout).
 
-scores  = q k^T                      (T_q, T_k)
+scores  = q k^T                      (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
 scaled  = scores * scale             scale = 1 / sqrt(d_k) by default
 masked  = scaled, -inf where mask is False
-weights = softmax(masked / temperature) by row
-output  = weights v                  (T_q, d_v)
+weights = softmax(masked / temperature) by row; each row sums to 1
+output  = weights v                  (T_q, T_k) x (T_k, d_v) -> (T_q, d_v)
+
+``self_attention`` first projects one sequence x to q, k and v.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 
 from attn_core.errors import ShapeError, as_matrix, positive_number
 from attn_core.masks import check_mask
-from attn_core.softmax import stable_softmax
+from attn_core.softmax import softmax
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,18 +116,18 @@ def attention(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Tr
 def attend(q, k, v, *, mask=None, scale=None, temperature: float = 1.0) -> Trace:
     """The steps of `attention` for q, k, v already checked by ``_check_qkv``.
 
-    Multi-head attention calls this with projections of checked inputs, so the
-    per-call cost stays small; the mask, scale and temperature are checked here.
+    Multi-head attention calls this with the projections of its checked x and weights;
+    they are not checked again (a projection that overflowed is reported by the softmax,
+    in words about the scores). The mask, scale and temperature are checked here.
     """
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else positive_number(scale, "scale")
     tau = positive_number(temperature, "temperature")
     if mask is not None:
         mask = check_mask(mask, q.shape[-2], k.shape[-2], q.shape[:-2])
     scores = q @ k.swapaxes(-1, -2)  # (T_q, d_k) x (d_k, T_k) -> (T_q, T_k)
-    # scale=1.0 shares the array, as `masked` does without a mask: nothing to copy
-    scaled = scores if scale == 1.0 else scores * np.asarray(scale, dtype=scores.dtype)
-    masked = scaled if mask is None else np.where(mask, scaled, scaled.dtype.type(-np.inf))
-    weights = stable_softmax(masked, -1, tau)
+    scaled = scores * scale  # (T_q, T_k)
+    masked = scaled if mask is None else np.where(mask, scaled, -np.inf)  # (T_q, T_k)
+    weights = softmax(masked, temperature=tau)  # (T_q, T_k), rows sum to 1
     output = weights @ v  # (T_q, T_k) x (T_k, d_v) -> (T_q, d_v)
     return Trace(q, k, v, scores, float(scale), scaled, mask, masked, weights, output, tau)
 

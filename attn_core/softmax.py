@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_core import fast
 from attn_core.errors import AttentionInputError, ShapeError, positive_number
 
 
@@ -18,8 +19,8 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
 
     Parameters
     ----------
-    x : array_like
-        Scores, any shape.
+    x : (..., T) array_like
+        Scores; any shape, the distribution runs along `axis`.
     axis : int
         The axis that becomes a distribution (rows: ``-1``).
     temperature : float
@@ -27,31 +28,16 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
 
     Returns
     -------
-    ndarray, same shape as `x`: non-negative, sums to 1 along `axis`.
+    (..., T) ndarray, the shape of `x`: non-negative, sums to 1 along `axis`.
+    Float32 stays float32; everything else is float64.
     """
-    tau = positive_number(temperature, "temperature")
-    return stable_softmax(_as_scores(x), axis, tau)
-
-
-def stable_softmax(x: np.ndarray, axis: int = -1, tau: float = 1.0) -> np.ndarray:
-    """The steps of `softmax` on a float array, the arguments already checked."""
-    if axis not in (-1, x.ndim - 1):  # the steps below work on rows
-        return np.moveaxis(stable_softmax(np.moveaxis(x, axis, -1), -1, tau), -1, axis)
-    owned = tau != 1.0
-    if owned:
-        x = x / tau
-    m = np.maximum.reduce(x, axis=-1, keepdims=True)  # (..., 1); no Python wrapper (small T)
-    if not np.isfinite(m).all():
-        raise AttentionInputError(
-            "Softmax needs a finite largest score in every row. A row that is all -inf "
-            "(fully masked) or holds NaN or infinity has no distribution; if the scores "
-            "overflowed, use smaller numbers."
-        )
-    e = np.subtract(x, m, out=x if owned else None)  # a new array unless x already is
-    np.exp(e, out=e)
-    # Row sums as a matrix-vector product: BLAS is 3-4x faster than add.reduce here.
-    e /= (e @ np.ones(e.shape[-1], dtype=e.dtype))[..., None]  # (..., T) x (T,) -> (..., 1)
-    return e
+    x = _as_scores(x) / positive_number(temperature, "temperature")
+    _check_rows(x, axis)
+    if x.dtype == np.float32:  # the pretrained model's precision: see attn_core.fast
+        return fast.softmax(x, axis)
+    m = x.max(axis, keepdims=True)  # (..., 1): the largest score of each row
+    e = np.exp(x - m)  # (..., T): in (0, 1], exactly 1 at the largest, 0 where -inf
+    return e / e.sum(axis, keepdims=True)  # (..., T) / (..., 1)
 
 
 def _as_scores(x) -> np.ndarray:
@@ -65,3 +51,13 @@ def _as_scores(x) -> np.ndarray:
     if x.ndim == 0 or x.size == 0:
         raise ShapeError(f"softmax needs at least one score along an axis; got shape {x.shape}.")
     return x if x.dtype == np.float32 else x.astype(np.float64, copy=False)
+
+
+def _check_rows(x: np.ndarray, axis: int) -> None:
+    """Raise unless every row along `axis` has a finite largest score (after the temperature)."""
+    if not np.isfinite(x.max(axis)).all():
+        raise AttentionInputError(
+            "Softmax needs a finite largest score in every row. A row that is all -inf "
+            "(fully masked) or holds NaN or infinity has no distribution; if the scores "
+            "overflowed, use smaller numbers."
+        )

@@ -13,15 +13,19 @@ than unrelated ones.
 ``source="random"``: each distinct token gets N(0, 1) features drawn from
 ``np.random.default_rng([seed, token_id])``: the same token, seed and d always give the same
 row, in any sentence.
+
+``repeated_tokens`` finds the words that occur twice and whether their rows are equal.
+The tokenizer is MiniLM's (``attn_core.pretrained``), loaded on the first sentence.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, as_matrix
 from attn_core.pretrained import load_minilm
 
 MAX_TOKENS = 64
@@ -56,6 +60,36 @@ def embed(
     else:
         x = np.stack([np.random.default_rng([seed, int(i)]).standard_normal(d) for i in distinct])
     return tokens, x[row_of]  # (n, d) -> (T, d)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A token that occurs more than once: its positions and whether its rows of x are equal."""
+
+    token: str
+    positions: tuple[int, ...]
+    identical: bool
+
+
+def repeated_tokens(tokens, x) -> tuple[Repeat, ...]:
+    """Tokens that occur more than once, in order of first occurrence.
+
+    tokens : T strings   x : (T, d)
+    ``identical`` is True when every occurrence has exactly the same row of x (a plain
+    embedding lookup); positions added to x make the rows differ.
+    """
+    tokens = [str(t) for t in tokens]
+    x = as_matrix(x, "x")
+    if len(tokens) != x.shape[0]:
+        raise AttentionInputError(f"{len(tokens)} tokens but x has {x.shape[0]} rows.")
+    where: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        where.setdefault(t, []).append(i)
+    return tuple(
+        Repeat(t, tuple(ix), bool(np.all(x[ix] == x[ix[0]])))
+        for t, ix in where.items()
+        if len(ix) > 1
+    )
 
 
 def _check_options(d, source, seed) -> None:

@@ -1,11 +1,11 @@
-"""attn_core.text.embed: a sentence as T rows of d features, pretrained or random."""
+"""attn_core.text: a sentence as T rows of d features, pretrained or random; repeated tokens."""
 
 import numpy as np
 import pytest
 
 from attn_core import AttentionInputError
 from attn_core.pretrained import load_minilm
-from attn_core.text import MAX_TOKENS, embed
+from attn_core.text import MAX_TOKENS, embed, repeated_tokens
 
 
 def cos(a, b) -> float:
@@ -120,3 +120,15 @@ def test_unknown_source_and_bad_seed_are_refused():
         embed("hello", 4, source="random", seed=-1)
     with pytest.raises(AttentionInputError, match="text"):
         embed(None, 4)
+
+
+def test_repeated_tokens_and_whether_rows_are_identical():
+    x = np.array([[1.0, 0], [2, 0], [1, 0], [2, 1], [3, 3]])
+    reps = repeated_tokens(["the", "cat", "the", "cat", "sat"], x)
+    assert [(r.token, r.positions, r.identical) for r in reps] == [
+        ("the", (0, 2), True),
+        ("cat", (1, 3), False),
+    ]
+    assert repeated_tokens(["a", "b"], x[:2]) == ()
+    with pytest.raises(AttentionInputError):
+        repeated_tokens(["a"], x)
