@@ -155,9 +155,9 @@ def softmax_steps(trace: Trace, i: int) -> SoftmaxSteps:
 
     w_j = exp(s_j / tau - m) / sum_l exp(s_l / tau - m),  m = max_l s_l / tau
 
-    The steps are written out in float64 (a float32 model's row shows every digit); the
-    weights are not recomputed: they are ``trace.weights[i]``, the numbers every figure of
-    the head shows, which equal ``exps / total`` to the last digit or two.
+    The weights are not recomputed: they are ``trace.weights[i]``, the numbers every figure
+    of the head shows (``exps / total`` equals them to the last digit or two). Everything is
+    float64; a float32 model's row converts exactly.
 
     Parameters
     ----------
@@ -179,7 +179,8 @@ def softmax_steps(trace: Trace, i: int) -> SoftmaxSteps:
     divided = scores / trace.temperature
     shifted = divided - divided.max()
     exps = np.exp(shifted)
-    return SoftmaxSteps(scores, divided, shifted, exps, float(exps.sum()), trace.weights[i])
+    weights = np.asarray(trace.weights[i], dtype=float)  # (T_k,), the trace's own row
+    return SoftmaxSteps(scores, divided, shifted, exps, float(exps.sum()), weights)
 
 
 def temperature_sweep(row, temperatures) -> np.ndarray:
