@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from attn_core.pencil import HandTrace
+from attn_core.by_hand.trace import HandTrace
 
 MATRIX = {"q": ("W_Q", "Q"), "k": ("W_K", "K"), "v": ("W_V", "V")}
 

@@ -11,7 +11,9 @@ import streamlit as st
 
 import attn_core
 from attn_core import Trace
-from attn_core.stats import Repeat, SoftmaxSummary, dot_terms
+from attn_core.labs.scaling import SoftmaxSummary
+from attn_core.labs.similarity import dot_terms
+from attn_core.text import Repeat
 from attn_ui import views
 from attn_ui.compute import minilm
 from attn_ui.controls import LessonSettings

@@ -13,8 +13,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core import AttentionInputError, similarity, softmax_facts, why_scale
-from attn_core.alignment import ScoreCost
+from attn_core import AttentionInputError
+from attn_core.labs import scaling, similarity, softmax_facts
+from attn_core.labs.additive import ScoreCost
 from attn_core.text import embed
 from attn_ui import labs_a_charts as charts
 from attn_ui.views import CHART_CONFIG, labels
@@ -28,13 +29,13 @@ def chart(fig: go.Figure, key: str) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def scale_sample(d: int, n_keys: int, seed: int) -> why_scale.ScaleSample:
-    return why_scale.sample_scores(d, n_keys, seed=seed)
+def scale_sample(d: int, n_keys: int, seed: int) -> scaling.ScaleSample:
+    return scaling.sample_scores(d, n_keys, seed=seed)
 
 
 @st.cache_data(max_entries=32, show_spinner="Drawing random queries and keys...")
-def scale_sweep(n_keys: int, seed: int) -> why_scale.ScaleSweep:
-    return why_scale.scale_sweep(SWEEP_D, n_keys, seed=seed)
+def scale_sweep(n_keys: int, seed: int) -> scaling.ScaleSweep:
+    return scaling.scale_sweep(SWEEP_D, n_keys, seed=seed)
 
 
 SATURATION_ROWS = {
@@ -47,13 +48,13 @@ SATURATION_ROWS = {
 }
 
 
-def saturation_table(sample: why_scale.ScaleSample) -> pd.DataFrame:
+def saturation_table(sample: scaling.ScaleSample) -> pd.DataFrame:
     """The learner's d, measured: one column without and one with the scale."""
     cols = {}
     for name, scaled in (("q·k", False), ("q·k / √d", True)):
-        sat = why_scale.saturation(sample, scaled=scaled)
+        sat = scaling.saturation(sample, scaled=scaled)
         values = [getattr(sat, field) for field in SATURATION_ROWS.values()]
-        se = why_scale.variance_standard_error(
+        se = scaling.variance_standard_error(
             sample.d, sample.n_queries, sample.n_keys, scaled=scaled
         )
         cols[name] = [*values, se]
@@ -62,8 +63,8 @@ def saturation_table(sample: why_scale.ScaleSample) -> pd.DataFrame:
 
 
 def saturation_chart(
-    sweep: why_scale.ScaleSweep,
-    sample: why_scale.ScaleSample,
+    sweep: scaling.ScaleSweep,
+    sample: scaling.ScaleSample,
     field: str,
     *,
     title: str,
@@ -82,7 +83,7 @@ def saturation_chart(
         if field == "variance":
             error = [
                 2
-                * why_scale.variance_standard_error(
+                * scaling.variance_standard_error(
                     int(d), sample.n_queries, sample.n_keys, scaled=scaled
                 )
                 for d in sweep.d
@@ -90,7 +91,7 @@ def saturation_chart(
         series.append(
             (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
         )
-        mark = getattr(why_scale.saturation(sample, scaled=scaled), field)
+        mark = getattr(scaling.saturation(sample, scaled=scaled), field)
         marks.append((f"{name} at your d", mark, colour))
     fig = charts.sweep_figure(
         sweep.d, series, sample.d, title=title, y_title=y_title, log_y=log_y, marks=marks

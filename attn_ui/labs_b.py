@@ -1,6 +1,7 @@
 """Labs 44-47 (cross, local, cost, block): the core's results, cached and bounded, and tables.
 
-No maths here: every number comes from ``attn_core.cross``, ``local``, ``cost`` and ``block``.
+No maths here: every number comes from ``attn_core.labs`` (``cross``, ``local``, ``cost``,
+``normalisation``) and ``attn_core.pretrained.bert_layer``.
 Figures live in ``attn_ui.labs_b_charts``.
 """
 
@@ -14,8 +15,10 @@ import pandas as pd
 import streamlit as st
 
 import attn_core
-from attn_core import AttentionInputError, Trace, block, cost
-from attn_core.cross import cross_attention
+from attn_core import AttentionInputError, Trace
+from attn_core.labs import cost, normalisation
+from attn_core.labs.cross import cross_attention
+from attn_core.pretrained import bert_layer
 from attn_core.text import embed
 from attn_ui import compute
 from attn_ui.views import labels
@@ -121,7 +124,7 @@ def cost_table(c: cost.CostCurve) -> pd.DataFrame:
 @dataclass(frozen=True, eq=False)
 class BlockRun:
     tokens: tuple[str, ...]
-    trace: block.BlockTrace
+    trace: bert_layer.LayerTrace
     model_out: np.ndarray  # the model's own hidden state after this layer
 
 
@@ -133,19 +136,21 @@ def block_run(sentence: str, layer: int) -> BlockRun:
         raise AttentionInputError(f"layer must be from 0 to {model.n_layers - 1}.")
     run = model.run(sentence)
     p = model.layers[layer]
-    trace = block.encoder_block(run.hidden_states[layer], p, model.n_heads, model.eps)
+    trace = bert_layer.encoder_layer(run.hidden_states[layer], p, model.n_heads, model.eps)
     out = run.hidden_states[layer + 1]
     return BlockRun(run.tokens, trace, out)
 
 
-def stage_spread(trace: block.BlockTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
+def stage_spread(trace: bert_layer.LayerTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
     """Each token's mean (or standard deviation) across its features, at every stage."""
-    cols = {STAGE_NAMES[s]: block.spread(getattr(trace, s))[int(std)] for s in block.STAGES}
+    cols = {
+        STAGE_NAMES[s]: normalisation.spread(getattr(trace, s))[int(std)] for s in bert_layer.STAGES
+    }
     return pd.DataFrame(cols, index=labels(tokens))
 
 
 def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
     """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
-    mean, sd = block.spread(a, axis)
+    mean, sd = normalisation.spread(a, axis)
     df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=list(names))
     return df.round(6) + 0.0  # no -0.0

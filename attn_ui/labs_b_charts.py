@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.cost import CostCurve, Fit
+from attn_core.labs.cost import CostCurve, Fit
 from attn_ui.heatmap import heatmap
 from attn_ui.heatmap_axes import safe_label
 from attn_ui.views import CHART_CONFIG, numbers, table

@@ -12,7 +12,8 @@ import pandas as pd
 import streamlit as st
 
 import attn_core
-from attn_core import Trace, explain
+from attn_core import Trace
+from attn_core.labs.masking import bool_mask
 from attn_ui import compute
 from attn_ui.controls import LessonSettings
 from attn_ui.steps_b import table_height
@@ -42,7 +43,7 @@ def mask_editor(
         height=table_height(len(df)),
         row_height=ROW_PX,
     )
-    mask = explain.bool_mask(edited.to_numpy(dtype=object), grid.shape)
+    mask = bool_mask(edited.to_numpy(dtype=object), grid.shape)
     return mask.T if columns else mask
 
 

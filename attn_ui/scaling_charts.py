@@ -7,7 +7,7 @@ import math
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.why_scale import ScaleSweep, scale_sweep
+from attn_core.labs.scaling import ScaleSweep, scale_sweep
 
 D_KS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 N_SCORES = 8000  # scores per point, as the page says

@@ -10,7 +10,7 @@ import shlex
 
 import streamlit as st
 
-from attn_core.exercises import Exercise
+from attn_core.by_hand.exercises import Exercise
 from attn_ui import worksheets
 from attn_ui.pencil_view import exercise, plain
 

@@ -2,7 +2,7 @@
 
 Matrices, charts, tables, the token picker and the token warnings; the masking page's mask
 grid is in ``attn_ui.masking``. Widgets and tables only: every number comes from
-``attn_core`` (the trace or ``attn_core.explain``).
+``attn_core`` (the trace or ``attn_core.labs``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import softmax_facts, weighted_sum
 from attn_ui import heatmap, views
 from attn_ui.controls import LessonSettings
 from attn_ui.views import CHART_CONFIG, labels
@@ -130,7 +130,7 @@ def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) 
     st.dataframe(df, key=key, height=table_height(len(df)))
 
 
-def softmax_table(steps: explain.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
+def softmax_table(steps: softmax_facts.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
     """The softmax of one row, one line per key, -inf spelled out as masked."""
     cols = {
         "score s": steps.scores,
@@ -149,7 +149,7 @@ def parts_table(
     """Rows a_j v_j per key (the weight in the label), then their sum and the engine's row."""
     names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
     df = pd.DataFrame(parts, index=names, columns=list(features))
-    df.loc["sum of the rows above"] = explain.row_sums(parts.T)  # sum over the keys
+    df.loc["sum of the rows above"] = weighted_sum.row_sums(parts.T)  # sum over the keys
     df.loc["Z row (the engine)"] = z_row
     st.dataframe(df.round(4), key=key, height=table_height(len(df)))
 

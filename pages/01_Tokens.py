@@ -4,7 +4,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import stats
+from attn_core.labs import similarity
+from attn_core.text import repeated_tokens
 from attn_ui import compute, controls, first_steps, layout, steps_b, views
 
 text = layout.page(__file__)
@@ -37,14 +38,14 @@ views.matrix(
     key="tok_x",
     **common,
 )
-repeats = stats.repeated_tokens(tok, x)
+repeats = repeated_tokens(tok, x)
 if repeats:
     st.markdown("**Repeated tokens**: the same token, one row each time it occurs")
     st.dataframe(first_steps.repeats_table(repeats), key="tok_repeats", hide_index=True)
 
 st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
 views.matrix(
-    stats.cosine_similarity(x),
+    similarity.cosine_similarity(x),
     tok,
     tok,
     name="cos(xᵢ, xⱼ)",

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import weighted_sum
 from attn_ui import bars, compute, controls, layout, steps_b, views
 
 layout.page(__file__)
@@ -33,12 +33,12 @@ with c[2]:
 
 st.subheader("2. One output row, taken apart")
 i = steps_b.pick_token(tok, label="Output row of token", key="ws_query")
-parts = explain.weighted_sum_parts(t.weights[i], t.v)
+parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
 what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
 st.markdown(
     f"{what} {i} of Z is $z_{{{i}}} = \\sum_{{j=0}}^{{{len(tok) - 1}}} a_{{{i}j}}\\, v_j$: every "
     "value row v_j, scaled by how much this query attends to it, added up. Token "
-    f"{i}'s weights sum to **{explain.row_sums(t.weights[i]):.4f}**, so the result is a "
+    f"{i}'s weights sum to **{weighted_sum.row_sums(t.weights[i]):.4f}**, so the result is a "
     "weighted average of the value rows."
 )
 c = st.columns([1.1, 1])

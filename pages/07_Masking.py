@@ -4,7 +4,9 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import AttentionInputError, explain
+from attn_core import AttentionInputError
+from attn_core.labs import weighted_sum
+from attn_core.labs.masking import additive_mask, mask_after_softmax
 from attn_ui import compute, controls, layout, masking, steps_b, views
 
 layout.page(__file__)
@@ -18,7 +20,7 @@ with views.stop_on_error():
 
 c = st.columns(2)
 with c[0]:
-    m = explain.additive_mask(mask)
+    m = additive_mask(mask)
     steps_b.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
 try:
     t = masking.masked_trace(base.trace, mask, s.temperature)
@@ -28,7 +30,7 @@ except AttentionInputError as exc:  # a row with nothing allowed: say which, nev
     st.stop()
 with c[1]:
     steps_b.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
-wrong = explain.mask_after_softmax(base.trace.scaled, mask, s.temperature)
+wrong = mask_after_softmax(base.trace.scaled, mask, s.temperature)
 
 st.subheader("2. Right way against wrong way")
 c = st.columns(2)
@@ -63,7 +65,10 @@ with c[0]:
         f"keys it may see. The wrong way let the masked keys take their share first and then "
         f"threw it away, so a {what} with anything masked sums to less than 1."
     )
-    sums = {"right way": explain.row_sums(t.weights), "wrong way": explain.row_sums(wrong)}
+    sums = {
+        "right way": weighted_sum.row_sums(t.weights),
+        "wrong way": weighted_sum.row_sums(wrong),
+    }
     steps_b.sums_table(sums, tok, key="mask_sums")
 with c[1]:
     v_cols = views.features(t.d_v, "v")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import weighted_sum
 from attn_ui import compute, controls, layout, steps_b, views
 
 layout.page(__file__)
@@ -37,7 +37,7 @@ view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="
 if view == "Each head":
     steps_b.heads_grid([h.weights for h in mh.heads], tok, s)
 else:
-    mean = explain.mean_over_heads(mh.weights)
+    mean = weighted_sum.mean_over_heads(mh.weights)
     steps_b.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
     st.caption("Each row of the mean still sums to 1; a pattern one head has may fade here.")
 

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from attn_core.hand_compare import compare_exact
-from attn_core.pencil import hand_attention
+from attn_core.by_hand.compare import compare_exact
+from attn_core.by_hand.trace import hand_attention
 from attn_ui import by_hand_inputs as inputs
 from attn_ui import by_hand_steps as steps
 from attn_ui import layout, views

@@ -3,13 +3,13 @@
 import numpy as np
 import streamlit as st
 
-from attn_core import why_scale
+from attn_core.labs import scaling
 from attn_ui import labs_a, layout, views
 from attn_ui import labs_a_charts as charts
 
 layout.page(__file__)
 c = st.columns([2, 1, 1])
-d = c[0].slider("d: entries in q and k", 1, why_scale.MAX_D, 64, key="why_scale_d")
+d = c[0].slider("d: entries in q and k", 1, scaling.MAX_D, 64, key="why_scale_d")
 n_keys = c[1].select_slider("keys per row (softmax length)", labs_a.KEYS, 8, key="why_scale_keys")
 seed = int(c[2].number_input("seed", 0, 10_000, 0, step=1, key="why_scale_seed"))
 sample, sweep = labs_a.scale_sample(d, n_keys, seed), labs_a.scale_sweep(n_keys, seed)
@@ -87,7 +87,7 @@ fig = charts.grouped_bars(
 labs_a.chart(fig, "why_scale_row")
 c = st.columns(2)
 for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(q·k / √d)"))):
-    jac = why_scale.softmax_jacobian(p)
+    jac = scaling.softmax_jacobian(p)
     with c[n]:
         fig = charts.fixed_heatmap(
             jac,

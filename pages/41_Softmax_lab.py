@@ -4,7 +4,8 @@ import numpy as np
 import streamlit as st
 
 import attn_core
-from attn_core import AttentionInputError, explain, softmax_facts
+from attn_core import AttentionInputError
+from attn_core.labs import softmax_facts
 from attn_ui import labs_a, layout, views
 from attn_ui import labs_a_charts as charts
 
@@ -41,7 +42,7 @@ if scores is not None:
     )
     with c[0]:
         labs_a.chart(fig, "softmax_lab_bars")
-    path = explain.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
+    path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
     colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
     fig = charts.lines(
         [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError, similarity, softmax_facts
+from attn_core import AttentionInputError
+from attn_core.labs import similarity, softmax_facts
 from attn_ui import bars, controls, labs_a, layout, steps_b, views
 from attn_ui import labs_a_charts as charts
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import attn_core
-from attn_core import alignment
+from attn_core.labs import additive
 from attn_ui import bars, labs_a, layout, steps_b, views
 from attn_ui import labs_a_charts as charts
 
@@ -26,8 +26,8 @@ d_a = c[1].select_slider(
 seed = int(c[2].number_input("seed for W₁, W₂, v_a", 0, 10_000, 0, step=1, key="additive_seed"))
 h_tok, h = labs_a.embedded_or_stop("Source sentence", src, d)
 s_tok, s = labs_a.embedded_or_stop("Target sentence", tgt, d)
-w_1, w_2, v_a = alignment.additive_params(d, d, d_a, seed=seed)
-add = alignment.additive_alignment(s, h, w_1, w_2, v_a)
+w_1, w_2, v_a = additive.additive_params(d, d, d_a, seed=seed)
+add = additive.additive_alignment(s, h, w_1, w_2, v_a)
 dot = attn_core.attention(s, h, h)  # scaled by 1 / √d; the values are the keys, as in Bahdanau
 
 st.subheader("1. Alignment: each target token's weights over the source tokens")
@@ -99,7 +99,7 @@ with c[1]:
     )
 
 st.subheader("3. What each score costs")
-cost = alignment.score_costs(len(s_tok), len(h_tok), d, d_a)
+cost = additive.score_costs(len(s_tok), len(h_tok), d, d_a)
 st.dataframe(
     labs_a.cost_table(cost, len(s_tok), len(h_tok), d, d_a), key="additive_cost", width="stretch"
 )

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from attn_core import local
+from attn_core.labs import local
 from attn_ui import compute, controls, layout, steps_b, views
 from attn_ui import labs_b_charts as charts
 

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from attn_core import cost
+from attn_core.labs import cost
 from attn_ui import labs_b, layout
 from attn_ui import labs_b_charts as charts
 

@@ -1,4 +1,4 @@
-"""Printable by-hand worksheets built from an ``attn_core.exercises.Exercise``.
+"""Printable by-hand worksheets built from an ``attn_core.by_hand.exercises.Exercise``.
 
 * ``template_pdf`` / ``key_pdf``: the blank sheet (givens printed, answer boxes empty) and
   the answer key, with one layout so the two line up (``pdf``).

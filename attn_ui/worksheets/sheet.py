@@ -11,9 +11,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from attn_core.exercises import Exercise
-from attn_core.pencil import HandTrace
-from attn_core.pencil_rules import decimal_str, frac_str
+from attn_core.by_hand.exercises import Exercise
+from attn_core.by_hand.rules import decimal_str, frac_str
+from attn_core.by_hand.trace import HandTrace
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from stephelp import frame
 
 import attn_core
 from apphelp import load, rerun, table
-from attn_core import alignment
+from attn_core.labs import additive
 from attn_core.text import embed
 
 PAGE = "pages/43_Additive.py"
@@ -18,7 +18,7 @@ TARGET = "L'accord sur la zone économique européenne a été signé en août 1
 def core(source=SOURCE, target=TARGET, d=16, d_a=16, seed=0):
     _, h = embed(source, d)
     _, s = embed(target, d)
-    add = alignment.additive_alignment(s, h, *alignment.additive_params(d, d, d_a, seed=seed))
+    add = additive.additive_alignment(s, h, *additive.additive_params(d, d, d_a, seed=seed))
     return add, attn_core.attention(s, h, h)
 
 
@@ -58,7 +58,7 @@ def test_picked_target_token_shows_its_scores_and_hidden_layer():
 def test_sizes_reach_the_network_and_the_cost_table():
     at = load(PAGE)
     cost = frame(at, "multiply-adds")
-    c = alignment.score_costs(22, 13, 16, 16)
+    c = additive.score_costs(22, 13, 16, 16)
     np.testing.assert_array_equal(cost["multiply-adds"], [c.dot, c.additive, c.additive_naive])
     assert c.dot == 22 * 13 * 16
     at.select_slider(key="additive_d_a").set_value(4)
@@ -66,7 +66,7 @@ def test_sizes_reach_the_network_and_the_cost_table():
     rerun(at)
     assert table(at, "hidden layer").shape == (13, 4)
     np.testing.assert_allclose(table(at, "additive: softmax"), core(d=32, d_a=4)[0].weights)
-    c = alignment.score_costs(22, 13, 32, 4)
+    c = additive.score_costs(22, 13, 32, 4)
     cost = frame(at, "multiply-adds")
     np.testing.assert_array_equal(cost["multiply-adds"], [c.dot, c.additive, c.additive_naive])
     np.testing.assert_array_equal(cost["tanh"], [0, c.tanh, c.tanh])

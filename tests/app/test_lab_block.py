@@ -5,8 +5,9 @@ import pytest
 from stephelp import BAD_SENTENCES, check_bad_sentence
 
 from apphelp import load, rerun, table
-from attn_core.block import encoder_block, normalise, spread
+from attn_core.labs.normalisation import normalise, spread
 from attn_core.pretrained import load_minilm
+from attn_core.pretrained.bert_layer import encoder_layer
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
 
@@ -24,7 +25,7 @@ def frame(at, first_column, index_part=""):
 def engine(layer, sentence=DEFAULT_SENTENCE):
     model = load_minilm()
     run = model.run(sentence)
-    return run, encoder_block(run.hidden_states[layer], model.layers[layer], 12, model.eps)
+    return run, encoder_layer(run.hidden_states[layer], model.layers[layer], 12, model.eps)
 
 
 def test_small_matrix_normalised_both_ways():

@@ -6,7 +6,7 @@ from stephelp import BAD_SENTENCES, check_bad_sentence, figures
 
 import attn_core
 from apphelp import load, rerun, table
-from attn_core.cross import cross_attention
+from attn_core.labs.cross import cross_attention
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
 

@@ -7,7 +7,7 @@ import pytest
 from stephelp import BAD_SENTENCES, check_bad_sentence
 
 from apphelp import load, rerun, table
-from attn_core.local import local_attention, n_scores, score_counts
+from attn_core.labs.local import local_attention, n_scores, score_counts
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 

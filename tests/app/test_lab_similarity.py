@@ -6,7 +6,7 @@ from labhelp_a import chart, no_html, series
 from stephelp import BAD_SENTENCES, check_bad_sentence, frame, type_sentence, values
 
 from apphelp import load, rerun, table
-from attn_core import similarity
+from attn_core.labs import similarity
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
 

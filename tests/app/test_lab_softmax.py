@@ -9,7 +9,7 @@ from stephelp import frame
 
 import attn_core
 from apphelp import load, rerun
-from attn_core import softmax_facts
+from attn_core.labs import softmax_facts
 
 PAGE = "pages/41_Softmax_lab.py"
 DEFAULT = np.array([2.0, 1.0, 0.5, -1.0])

@@ -6,7 +6,7 @@ from stephelp import BAD_SENTENCES, check_bad_sentence, frame
 
 import attn_core
 from apphelp import load, rerun, table
-from attn_core import explain
+from attn_core.labs import masking
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 
@@ -62,7 +62,7 @@ def test_causal_right_way_zeros_wrong_way_loses_mass():
     np.testing.assert_allclose(right, unmasked(mask="causal").weights, atol=1e-12)
     assert np.all(right[~mask] == 0.0)
     wrong = table(at, WRONG)
-    np.testing.assert_allclose(wrong, explain.mask_after_softmax(t.scaled, mask), atol=1e-12)
+    np.testing.assert_allclose(wrong, masking.mask_after_softmax(t.scaled, mask), atol=1e-12)
     assert np.all(wrong[~mask] == 0.0)
     right_sums, wrong_sums = sums(at)
     np.testing.assert_allclose(right_sums, 1.0)
@@ -94,7 +94,7 @@ def test_temperature_reaches_both_ways():
     rerun(at)
     t = unmasked()
     mask = attn_core.causal_mask(len(t.weights))
-    expected = explain.mask_after_softmax(t.scaled, mask, temperature=0.5)
+    expected = masking.mask_after_softmax(t.scaled, mask, temperature=0.5)
     np.testing.assert_allclose(table(at, WRONG), expected, atol=1e-12)
     np.testing.assert_allclose(table(at, RIGHT), unmasked(mask="causal", temperature=0.5).weights)
 

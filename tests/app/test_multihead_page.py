@@ -5,7 +5,7 @@ import pytest
 from stephelp import BAD_SENTENCES, check_bad_sentence
 
 from apphelp import load, rerun, table
-from attn_core import explain
+from attn_core.labs import weighted_sum
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 
@@ -54,7 +54,7 @@ def test_mean_over_heads_view():
     rerun(at)
     assert head_tables(at) == []
     mean = table(at, "mean of the heads' A")
-    np.testing.assert_allclose(mean, explain.mean_over_heads(expected(n_heads=4).weights))
+    np.testing.assert_allclose(mean, weighted_sum.mean_over_heads(expected(n_heads=4).weights))
     np.testing.assert_allclose(mean.sum(axis=1), 1.0)
 
 

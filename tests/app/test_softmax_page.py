@@ -5,7 +5,7 @@ import pytest
 from stephelp import BAD_SENTENCES, check_bad_sentence, figures, frame, type_sentence
 
 from apphelp import load, rerun, table
-from attn_core import explain
+from attn_core.labs import softmax_facts
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 
@@ -50,7 +50,7 @@ def test_temperature_sharpens_the_weights():
     sharp = table(at, "A = softmax by row, τ = 0.2")
     np.testing.assert_allclose(sharp, expected(temperature=0.2).weights, atol=1e-12)
     assert np.all(sharp.max(axis=1) > flat.max(axis=1))  # every row piles onto its argmax
-    sweep = explain.temperature_sweep(expected().masked[1], [0.2])
+    sweep = softmax_facts.temperature_sweep(expected().masked[1], [0.2])
     np.testing.assert_allclose(steps_table(at)["weight"], sweep[0].round(4))
 
 

@@ -6,7 +6,7 @@ from firststeps_help import chart, expected
 from stephelp import BAD_SENTENCES, frame, type_sentence
 
 from apphelp import load, rerun, table
-from attn_core import stats
+from attn_core.labs import similarity
 
 PAGE = "pages/01_Tokens.py"
 
@@ -19,7 +19,7 @@ def test_default_tokens_and_x_equal_the_engine():
     assert list(tokens.index) == list(range(len(run.tokens)))
     np.testing.assert_allclose(table(at, "Numbers of X"), run.x, atol=1e-12)
     cos = table(at, "cos(")
-    np.testing.assert_allclose(cos, stats.cosine_similarity(run.x), atol=1e-12)
+    np.testing.assert_allclose(cos, similarity.cosine_similarity(run.x), atol=1e-12)
     np.testing.assert_allclose(np.diag(cos), 1.0)
 
 

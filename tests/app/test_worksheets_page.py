@@ -11,8 +11,8 @@ from pypdf import PdfReader
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from apphelp import load, rerun
-from attn_core.exercises import make_exercise
-from attn_core.pencil_rules import frac_str
+from attn_core.by_hand.exercises import make_exercise
+from attn_core.by_hand.rules import frac_str
 
 PAGE = "pages/22_Worksheets.py"
 STEM = "attention_by_hand_seed_0007"

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import attn_core
-from attn_core import AttentionInputError, checking, pencil
+from attn_core import AttentionInputError, by_hand
+from attn_core.by_hand import checking
 from attn_core.text import embed
 from attn_ui import controls
 from attn_ui.compute import lesson_run
@@ -264,7 +265,7 @@ def check_hand(t) -> None:
 )
 def test_hand_attention(x, w_q, w_k, w_v, scale_rule, base, causal):
     def call():
-        return pencil.hand_attention(
+        return by_hand.hand_attention(
             x, w_q, w_k, w_v, scale_rule=scale_rule, base=base, causal=causal
         )
 
@@ -308,7 +309,7 @@ cell = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.none(),
 )
-TRACE = pencil.hand_attention(
+TRACE = by_hand.hand_attention(
     [[1, 0, 1], [0, 1, 1]], [[1, 0], [0, 1]], [[1, 1], [0, 1]], [[1, 0], [1, 1]]
 )
 
