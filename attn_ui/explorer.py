@@ -11,7 +11,7 @@ import streamlit as st
 from attn_core.pretrained import ModelTrace
 from attn_core.text import MAX_TOKENS as LESSON_TOKENS
 from attn_ui import compute, controls
-from attn_ui.views import labels
+from attn_ui.figures.matrix import labels
 
 DEFAULT_SENTENCE = "The driver could not drive the car fast enough because it had a problem."
 EXAMPLE = ("it", "car", "driver")  # the worked example: query, key, the other candidate

@@ -12,9 +12,9 @@ import streamlit as st
 import attn_core
 from attn_core import Trace
 from attn_core.stats import Repeat, SoftmaxSummary, dot_terms
-from attn_ui import views
 from attn_ui.compute import minilm
 from attn_ui.controls import LessonSettings
+from attn_ui.figures import matrix as views
 
 SPECIAL = frozenset({"[CLS]", "[SEP]", "[UNK]", "[PAD]", "[MASK]"})
 HOVER_FULL_TERMS = 16  # hover lists every product up to this d_k, else the first ...

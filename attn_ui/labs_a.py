@@ -16,8 +16,8 @@ import streamlit as st
 from attn_core import AttentionInputError, similarity, softmax_facts, why_scale
 from attn_core.alignment import ScoreCost
 from attn_core.text import embed
-from attn_ui import labs_a_charts as charts
-from attn_ui.views import CHART_CONFIG, labels
+from attn_ui.figures import plots as charts
+from attn_ui.figures.matrix import CHART_CONFIG, labels
 
 KEYS = (2, 4, 8, 16, 32, 64)
 SWEEP_D = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)

@@ -18,7 +18,7 @@ from attn_core import AttentionInputError, Trace, block, cost
 from attn_core.cross import cross_attention
 from attn_core.text import embed
 from attn_ui import compute
-from attn_ui.views import labels
+from attn_ui.figures.matrix import labels
 
 CROSS_D_MODELS = (2, 4, 8, 16, 32, 64, 128, 384)
 COST_MAX_TS = (256, 512, 1024, 2048)

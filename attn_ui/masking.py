@@ -15,8 +15,8 @@ import attn_core
 from attn_core import Trace, explain
 from attn_ui import compute
 from attn_ui.controls import LessonSettings
+from attn_ui.figures.matrix import labels
 from attn_ui.steps_b import table_height
-from attn_ui.views import labels
 
 CELL_PX = 58  # a checkbox column: narrow, so a 12-token grid fits a laptop screen
 ROW_PX = 35  # Streamlit's default row height, fixed here so browser tests can find a cell

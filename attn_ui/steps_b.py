@@ -15,9 +15,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core import explain
-from attn_ui import heatmap, views
 from attn_ui.controls import LessonSettings
-from attn_ui.views import CHART_CONFIG, labels
+from attn_ui.figures import heatmap
+from attn_ui.figures import matrix as views
+from attn_ui.figures.matrix import CHART_CONFIG, labels
 
 
 def table_height(n_rows: int) -> int | str:

@@ -8,7 +8,9 @@ instead of thirteen Plotly charts. The step pages keep their Plotly figures.
 
 import streamlit as st
 
-from attn_ui import canvas_grid, compute, controls, layout, views
+from attn_ui import compute, controls, layout
+from attn_ui.figures import canvas_grid
+from attn_ui.figures import matrix as views
 
 layout.page(__file__)
 controls.sidebar(heads=True, sentence=False)

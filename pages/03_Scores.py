@@ -4,7 +4,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_ui import compute, controls, first_steps, layout, steps_b, views
+from attn_ui import compute, controls, first_steps, layout, steps_b
+from attn_ui.figures import matrix as views
 
 layout.page(__file__)
 s = controls.sidebar(mask=False)

@@ -5,7 +5,9 @@ from dataclasses import replace
 import streamlit as st
 
 from attn_core import stats
-from attn_ui import compute, controls, first_steps, layout, scaling_charts, steps_b, views
+from attn_ui import compute, controls, first_steps, layout, steps_b
+from attn_ui.figures import matrix as views
+from attn_ui.figures import scaling_charts
 
 text = layout.page(__file__)
 s = controls.sidebar(mask=False)

@@ -3,7 +3,9 @@
 import streamlit as st
 
 from attn_core import explain
-from attn_ui import bars, compute, controls, layout, steps_b, views
+from attn_ui import compute, controls, layout, steps_b
+from attn_ui.figures import bars
+from attn_ui.figures import matrix as views
 
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
 

@@ -5,7 +5,8 @@ from dataclasses import replace
 import streamlit as st
 
 from attn_core import AttentionInputError, explain
-from attn_ui import compute, controls, layout, masking, steps_b, views
+from attn_ui import compute, controls, layout, masking, steps_b
+from attn_ui.figures import matrix as views
 
 layout.page(__file__)
 s = controls.sidebar()

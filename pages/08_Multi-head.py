@@ -3,7 +3,8 @@
 import streamlit as st
 
 from attn_core import explain
-from attn_ui import compute, controls, layout, steps_b, views
+from attn_ui import compute, controls, layout, steps_b
+from attn_ui.figures import matrix as views
 
 layout.page(__file__)
 s = controls.sidebar(heads=True)

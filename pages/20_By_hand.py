@@ -6,7 +6,8 @@ from attn_core.hand_compare import compare_exact
 from attn_core.pencil import hand_attention
 from attn_ui import by_hand_inputs as inputs
 from attn_ui import by_hand_steps as steps
-from attn_ui import layout, views
+from attn_ui import layout
+from attn_ui.figures import matrix as views
 from attn_ui.pencil_view import show_error, tokens
 
 text = layout.page(__file__)

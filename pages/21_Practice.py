@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from attn_ui import layout, views
+from attn_ui import layout
 from attn_ui import practice_view as practice
+from attn_ui.figures import matrix as views
 from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
 
 layout.page(__file__)

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from attn_ui import layout, sheets_view, views
+from attn_ui import layout, sheets_view
+from attn_ui.figures import matrix as views
 from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
 
 layout.page(__file__)

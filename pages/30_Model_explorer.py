@@ -3,8 +3,9 @@
 import streamlit as st
 
 from attn_core import AttentionInputError
-from attn_ui import explorer, layout, views
-from attn_ui import explorer_charts as charts
+from attn_ui import explorer, layout
+from attn_ui.figures import explorer_charts as charts
+from attn_ui.figures import matrix as views
 
 text = layout.page(__file__)
 sentence = st.text_area(

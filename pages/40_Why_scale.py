@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from attn_core import why_scale
-from attn_ui import labs_a, layout, views
-from attn_ui import labs_a_charts as charts
+from attn_ui import labs_a, layout
+from attn_ui.figures import matrix as views
+from attn_ui.figures import plots as charts
 
 layout.page(__file__)
 c = st.columns([2, 1, 1])

@@ -5,8 +5,9 @@ import streamlit as st
 
 import attn_core
 from attn_core import AttentionInputError, explain, softmax_facts
-from attn_ui import labs_a, layout, views
-from attn_ui import labs_a_charts as charts
+from attn_ui import labs_a, layout
+from attn_ui.figures import matrix as views
+from attn_ui.figures import plots as charts
 
 TAUS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 SWEEP_TAUS = np.geomspace(0.05, 20, 60)

@@ -3,8 +3,10 @@
 import streamlit as st
 
 from attn_core import AttentionInputError, similarity, softmax_facts
-from attn_ui import bars, controls, labs_a, layout, steps_b, views
-from attn_ui import labs_a_charts as charts
+from attn_ui import controls, labs_a, layout, steps_b
+from attn_ui.figures import bars
+from attn_ui.figures import matrix as views
+from attn_ui.figures import plots as charts
 
 DS = (2, 4, 8, 16, 32, 64, 128, 384)
 QUERIES = (

@@ -4,8 +4,10 @@ import streamlit as st
 
 import attn_core
 from attn_core import alignment
-from attn_ui import bars, labs_a, layout, steps_b, views
-from attn_ui import labs_a_charts as charts
+from attn_ui import labs_a, layout, steps_b
+from attn_ui.figures import bars
+from attn_ui.figures import matrix as views
+from attn_ui.figures import plots as charts
 
 SOURCE = "The agreement on the European Economic Area was signed in August 1992."
 TARGET = "L'accord sur la zone économique européenne a été signé en août 1992."

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from attn_ui import controls, labs_b, layout, views
+from attn_ui import controls, labs_b, layout
+from attn_ui.figures import matrix as views
 
 WEIGHTS = {"similarity": "Similarity (W_Q = W_K = W_V = I)", "random": "Random, seeded"}
 

@@ -6,8 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from attn_core import local
-from attn_ui import compute, controls, layout, steps_b, views
-from attn_ui import labs_b_charts as charts
+from attn_ui import compute, controls, layout, steps_b
+from attn_ui.figures import lab_charts as charts
+from attn_ui.figures import matrix as views
 
 COUNT_TS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 

@@ -5,7 +5,7 @@ import streamlit as st
 
 from attn_core import cost
 from attn_ui import labs_b, layout
-from attn_ui import labs_b_charts as charts
+from attn_ui.figures import lab_charts as charts
 
 layout.page(__file__)
 c = st.columns([1, 1, 1, 0.8], vertical_alignment="bottom")

@@ -4,8 +4,9 @@ import streamlit as st
 
 from attn_core import block
 from attn_core.text import embed
-from attn_ui import controls, labs_b, layout, views
-from attn_ui import labs_b_charts as charts
+from attn_ui import controls, labs_b, layout
+from attn_ui.figures import lab_charts as charts
+from attn_ui.figures import matrix as views
 
 DEMO_TOKENS, DEMO_FEATURES, EPS = 8, 6, 1e-12  # eps as in BERT: variances read 1.0
 

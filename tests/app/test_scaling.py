@@ -8,7 +8,7 @@ from stephelp import BAD_SENTENCES, check_bad_sentence, frame, values
 import attn_core
 from apphelp import load, rerun, table
 from attn_core import stats
-from attn_ui.scaling_charts import D_KS
+from attn_ui.figures.scaling_charts import D_KS
 
 PAGE = "pages/04_Scaling.py"
 

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core import AttentionInputError
-from attn_ui.heatmap import CHART_CONFIG, chart, heatmap_spec
+from attn_ui.figures.heatmap import CHART_CONFIG, chart, heatmap_spec
 
 __all__ = [
     "CHART_CONFIG",
