@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
-import streamlit as st
 
-from attn_core import AttentionInputError
 from attn_ui.figures.heatmap import CHART_CONFIG, chart, heatmap_spec
+from attn_ui.tables import numbers, table
 
-__all__ = [
-    "CHART_CONFIG",
-    "features",
-    "labels",
-    "matrix",
-    "numbers",
-    "numbers_of",
-    "oriented",
-    "show_error",
-    "stop_on_error",
-    "table",
-]
-
-
-def labels(names: Sequence[str]) -> list[str]:
-    """'0 the', '1 cat', ...: unique even when a word repeats, so tables keep every row."""
-    return [f"{i} {n}" for i, n in enumerate(names)]
-
-
-def features(n: int, prefix: str = "f") -> list[str]:
-    return [f"{prefix}{j}" for j in range(n)]
-
-
-def table(m: np.ndarray, rows: Sequence[str], cols: Sequence[str]) -> pd.DataFrame:
-    """The matrix as a DataFrame with unique, position-prefixed labels (masked cells: empty)."""
-    m = np.where(np.isfinite(m), m, np.nan)
-    return pd.DataFrame(m, index=labels(rows), columns=labels(cols))
+__all__ = ["CHART_CONFIG", "matrix", "oriented"]
 
 
 def matrix(
@@ -99,43 +70,3 @@ def oriented(m, rows, cols, *, name, by_hand_name, row_title, col_title, columns
     if not columns:
         return m, rows, cols, name, row_title, col_title
     return m.T, cols, rows, by_hand_name or f"({name})ᵀ", col_title, row_title
-
-
-def numbers(label: str, make: Callable[[], pd.DataFrame], *, key: str) -> None:
-    """A table in an expander that is built only while the expander is open.
-
-    A collapsed table still costs its DataFrame and its Arrow bytes on every rerun, a dozen
-    times per step page; opening the expander reruns the page and draws it then.
-    """
-    box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
-    if box.open:
-        box.dataframe(make(), key=f"{key}_table")
-
-
-def numbers_of(label: str, tables: dict[str, Callable[[], pd.DataFrame]], *, key: str) -> None:
-    """Like `numbers`, for many matrices: one expander, a choice of matrix, its table.
-
-    One element per rerun instead of one per matrix, on the overview's thirteen."""
-    box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
-    if box.open:
-        name = box.selectbox("Matrix", list(tables), key=f"{key}_pick")
-        box.dataframe(tables[name](), key=f"{key}_table")
-
-
-def show_error(exc: Exception) -> None:
-    """A learner-caused error, in words, with nothing else broken."""
-    st.error(str(exc), icon=":material/error:")
-
-
-@contextmanager
-def stop_on_error(*, show: Callable[[Exception], None] = show_error) -> Iterator[None]:
-    """Run the block; on the core's AttentionInputError `show` it and end this run of the page.
-
-    The page keeps working for the next input. st.stop() raises out of this generator, so
-    the `with` does not swallow it: nothing after the block runs.
-    """
-    try:
-        yield
-    except AttentionInputError as exc:
-        show(exc)
-        st.stop()

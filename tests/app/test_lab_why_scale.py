@@ -9,7 +9,8 @@ from stephelp import frame
 
 from apphelp import load, rerun, table
 from attn_core import why_scale
-from attn_ui.labs_a import SATURATION_ROWS, SWEEP_D
+from attn_ui.compute.labs import SWEEP_D
+from attn_ui.lab_tables import SATURATION_ROWS
 
 PAGE = "pages/40_Why_scale.py"
 FIELDS = list(SATURATION_ROWS.values())

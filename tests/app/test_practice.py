@@ -10,7 +10,7 @@ from apphelp import load, rerun
 from attn_core.checking import expected
 from attn_core.exercises import make_exercise
 from attn_core.pencil_rules import frac_str
-from attn_ui.practice_view import axes
+from attn_ui.by_hand.grids import axes
 
 PAGE = "pages/21_Practice.py"
 

@@ -1,43 +1,49 @@
-"""Labs 44-47 (cross, local, cost, block): the core's results, cached and bounded, and tables.
+"""The labs' computation: samples, sweeps, runs and timings from the core, cached and bounded.
 
-No maths here: every number comes from ``attn_core.cross``, ``local``, ``cost`` and ``block``.
-Figures live in ``attn_ui.labs_b_charts``.
+No maths here: every number comes from ``attn_core`` (why_scale, similarity, cross, cost,
+block). Each cache has a bound, so a class of learners cannot grow the server's memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import attn_core
-from attn_core import AttentionInputError, Trace, block, cost
+from attn_core import AttentionInputError, Trace, block, cost, similarity, why_scale
 from attn_core.cross import cross_attention
 from attn_core.text import embed
-from attn_ui import compute
-from attn_ui.figures.matrix import labels
+from attn_ui.compute.model import minilm
 
-CROSS_D_MODELS = (2, 4, 8, 16, 32, 64, 128, 384)
-COST_MAX_TS = (256, 512, 1024, 2048)
-COST_DS = (16, 32, 64, 128)
-D_SWEEP = (16, 32, 64, 128, 256, 512)  # at T = D_SWEEP_T
+SWEEP_D = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  # why √d: the d of the curves
+D_SWEEP = (16, 32, 64, 128, 256, 512)  # cost: time against d, at T = D_SWEEP_T
 D_SWEEP_T = 512
 FIT_FROM_T = 256  # below, fixed per-call overheads hide the T x T part
 FIT_FROM_D = 128  # below, the softmax (no d in it) hides the two matmuls
-STAGE_NAMES = {
-    "x": "x (input)",
-    "attn": "attention",
-    "res_1": "x + attention",
-    "norm_1": "LN 1 (no γ, β)",
-    "ln_1": "LN 1 = h",
-    "ffn": "FFN(h)",
-    "res_2": "h + FFN(h)",
-    "norm_2": "LN 2 (no γ, β)",
-    "out": "LN 2 = output",
-}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def scale_sample(d: int, n_keys: int, seed: int) -> why_scale.ScaleSample:
+    return why_scale.sample_scores(d, n_keys, seed=seed)
+
+
+@st.cache_data(max_entries=32, show_spinner="Drawing random queries and keys...")
+def scale_sweep(n_keys: int, seed: int) -> why_scale.ScaleSweep:
+    return why_scale.scale_sweep(SWEEP_D, n_keys, seed=seed)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def embedded(text: str, d: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """``attn_core.text.embed`` with pretrained-derived rows. Raises its errors unchanged."""
+    return embed(text, d)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def catalogue_keys(d: int) -> np.ndarray:
+    """(n_videos, d): each catalogue title as the mean of its token rows."""
+    return np.stack([similarity.text_vector(v.title, d)[1] for v in similarity.CATALOGUE])
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,25 +71,6 @@ def cross_run(sentence: str, memory: str, weights: str, d_model: int, d_k: int, 
     return CrossRun(tokens_q, tokens_k, own, cross_attention(x, y, w_q, w_k, w_v))
 
 
-def shapes_table(run: CrossRun) -> pd.DataFrame:
-    """Each matrix's shape under self- and cross-attention."""
-    rows = {}
-    for name in ("q", "k", "v", "weights", "output"):
-        shapes = [getattr(t, name).shape for t in (run.self_trace, run.cross)]
-        rows[name] = [f"{a} × {b}" for a, b in shapes]
-    index = ["Q", "K", "V", "A (weights)", "Z = A V"]
-    return pd.DataFrame(rows.values(), index=index, columns=["self", "cross"])
-
-
-def strongest_table(weights: np.ndarray, rows: Sequence[str], cols: Sequence[str]) -> pd.DataFrame:
-    """Per query row: the key with the largest weight, and that weight."""
-    best = weights.argmax(axis=1)
-    return pd.DataFrame(
-        {"strongest key": [labels(cols)[j] for j in best], "weight": weights.max(axis=1)},
-        index=labels(rows),
-    )
-
-
 @st.cache_data(max_entries=8, show_spinner="Timing attention and an RNN on this machine...")
 def cost_curves(
     max_t: int, d: int, repeats: int, *, press: int = 0
@@ -104,20 +91,6 @@ def fit_from(x: np.ndarray, y: np.ndarray, start: int) -> cost.Fit:
     return cost.fit_slope(x[keep], y[keep]) if keep.sum() >= 2 else cost.fit_slope(x, y)
 
 
-def cost_table(c: cost.CostCurve) -> pd.DataFrame:
-    """One row per measured size: times in ms, memory in KiB."""
-    cols = {
-        "T": c.t,
-        "d": c.d,
-        "attention (ms)": c.seconds * 1e3,
-        "weights (KiB)": c.weights_bytes / 1024,
-        "all T×T arrays (KiB)": c.trace_bytes / 1024,
-    }
-    if c.rnn_seconds is not None:
-        cols["RNN, T steps (ms)"] = c.rnn_seconds * 1e3
-    return pd.DataFrame(cols)
-
-
 @dataclass(frozen=True, eq=False)
 class BlockRun:
     tokens: tuple[str, ...]
@@ -128,7 +101,7 @@ class BlockRun:
 @st.cache_data(max_entries=32, show_spinner="Running MiniLM on your sentence...")
 def block_run(sentence: str, layer: int) -> BlockRun:
     """MiniLM on the sentence; layer `layer` rebuilt step by step from its input and weights."""
-    model = compute.minilm()
+    model = minilm()
     if isinstance(layer, bool) or layer not in range(model.n_layers):
         raise AttentionInputError(f"layer must be from 0 to {model.n_layers - 1}.")
     run = model.run(sentence)
@@ -136,16 +109,3 @@ def block_run(sentence: str, layer: int) -> BlockRun:
     trace = block.encoder_block(run.hidden_states[layer], p, model.n_heads, model.eps)
     out = run.hidden_states[layer + 1]
     return BlockRun(run.tokens, trace, out)
-
-
-def stage_spread(trace: block.BlockTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
-    """Each token's mean (or standard deviation) across its features, at every stage."""
-    cols = {STAGE_NAMES[s]: block.spread(getattr(trace, s))[int(std)] for s in block.STAGES}
-    return pd.DataFrame(cols, index=labels(tokens))
-
-
-def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
-    """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
-    mean, sd = block.spread(a, axis)
-    df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=list(names))
-    return df.round(6) + 0.0  # no -0.0

@@ -12,7 +12,7 @@ import streamlit as st
 
 import attn_sheets
 from attn_core.exercises import Exercise
-from attn_ui.pencil_view import exercise, plain
+from attn_ui.by_hand.grids import exercise, plain
 
 PDF, XLSX, CSV, ZIP = (
     "application/pdf",
