@@ -1,5 +1,5 @@
 """Attention Lab: entry point and home page. The lesson pages live in pages/."""
 
-from attn_ui import home
+from attn_ui import frame
 
-home.render()
+frame.home()

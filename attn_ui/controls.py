@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields
 
 import streamlit as st
 
+from attn_ui import registry
+
 DEFAULT_SENTENCE = "The cat sat on the mat because the cat was tired."
 MAX_SENTENCE_CHARS = 500  # the core caps tokens at 64; this only stops huge pastes early
 
@@ -103,6 +105,12 @@ def update(**values) -> None:
     st.session_state.setdefault("lesson", {}).update(values)
     for name in values:
         st.session_state.pop(f"lesson_w_{name}", None)  # re-seed the widget next run
+
+
+def open_in_lessons(**values) -> None:
+    """Set the shared settings from code and go to the overview, which shows them."""
+    update(**values)
+    st.switch_page(registry.page("overview").path)
 
 
 def _bind(name: str, options: list | None = None) -> dict:

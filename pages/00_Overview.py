@@ -8,9 +8,11 @@ instead of thirteen Plotly charts. The step pages keep their Plotly figures.
 
 import streamlit as st
 
-from attn_ui import canvas_grid, compute, controls, layout, views
+from attn_ui import compute, controls, frame, tables
+from attn_ui.figures import canvas_grid
+from attn_ui.figures.matrix import oriented
 
-layout.page(__file__)
+text = frame.page(__file__)
 controls.sidebar(heads=True, sentence=False)
 
 
@@ -33,7 +35,7 @@ class Figures:
         row_title="query",
         col_title="key",
     ) -> dict:
-        m, rows, cols, name, row_title, col_title = views.oriented(
+        m, rows, cols, name, row_title, col_title = oriented(
             m,
             rows,
             cols,
@@ -53,23 +55,23 @@ class Figures:
             col_title=col_title,
             show_numbers=self.s.show_numbers,
         )
-        self.tables[fig["title"]] = lambda: views.table(m, rows, cols)
+        self.tables[fig["title"]] = lambda: tables.table(m, rows, cols)
         return fig
 
 
 @st.fragment
 def pipeline() -> None:
     s = controls.sentence_box()
-    with views.stop_on_error():
+    with frame.stop_on_error():
         run = compute.lesson_run(s, multi=s.n_heads > 1)
     t, tok = run.trace, run.tokens
     fig = Figures(s)
     feat = {"row_title": "token", "col_title": "feature"}
-    k_cols, v_cols = views.features(t.d_k, "k"), views.features(t.d_v, "v")
+    k_cols, v_cols = tables.features(t.d_k, "k"), tables.features(t.d_v, "v")
     x = fig(
         run.x,
         tok,
-        views.features(run.x.shape[1]),
+        tables.features(run.x.shape[1]),
         name="X",
         by_hand_name="X (features × tokens)",
         **feat,
@@ -120,8 +122,7 @@ def pipeline() -> None:
                 heads,
                 widths=[1] * min(mh.n_heads, 2),  # wider than 2 across: labels would overlap
                 heading=f"3. {mh.n_heads} heads side by side, then W_O",
-                caption="Each head has its own W_Q, W_K, W_V; their outputs are concatenated "
-                "and mixed by W_O.",
+                caption=text["Heads side by side"],
             )
         )
         sections.append(
@@ -130,7 +131,7 @@ def pipeline() -> None:
                     fig(
                         mh.output,
                         tok,
-                        views.features(mh.output.shape[1]),
+                        tables.features(mh.output.shape[1]),
                         name="concat(heads) W_O",
                         by_hand_name="W_Oᵀ concat(heads)ᵀ",
                         **feat,
@@ -140,8 +141,8 @@ def pipeline() -> None:
             )
         )
     canvas_grid.show(sections, key="ov_figures")
-    views.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
+    tables.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
 
 
 pipeline()
-layout.footer(__file__)
+frame.footer(__file__)

@@ -4,15 +4,15 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core.labs import similarity
-from attn_core.text import repeated_tokens
-from attn_ui import compute, controls, first_steps, layout, steps_b, views
+from attn_core import stats
+from attn_ui import compute, controls, frame, notices, step_tables, tables
+from attn_ui.figures.matrix import matrix
 
-text = layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar(mask=False)
-with views.stop_on_error():
+with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
-steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 tok, x = run.tokens, run.x
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
@@ -21,16 +21,16 @@ st.subheader(f"1. Your sentence as {len(tok)} tokens")
 c = st.columns([1, 1.4])
 with c[0]:
     height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
-    st.dataframe(first_steps.token_table(tok), key="tok_tokens", width="stretch", height=height)
+    st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
 with c[1]:
     real = s.weights == "pretrained"
     st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
 
 st.subheader("2. X: one row per token")
-views.matrix(
+matrix(
     x,
     tok,
-    views.features(x.shape[1]),
+    tables.features(x.shape[1]),
     name="X",
     by_hand_name="X (features × tokens)",
     row_title="token",
@@ -38,14 +38,14 @@ views.matrix(
     key="tok_x",
     **common,
 )
-repeats = repeated_tokens(tok, x)
+repeats = stats.repeated_tokens(tok, x)
 if repeats:
-    st.markdown("**Repeated tokens**: the same token, one row each time it occurs")
-    st.dataframe(first_steps.repeats_table(repeats), key="tok_repeats", hide_index=True)
+    st.markdown(text["Repeated tokens"])
+    st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
 
 st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
-views.matrix(
-    similarity.cosine_similarity(x),
+matrix(
+    stats.cosine_similarity(x),
     tok,
     tok,
     name="cos(xᵢ, xⱼ)",
@@ -56,4 +56,4 @@ views.matrix(
     **common,
 )
 
-layout.footer(__file__)
+frame.footer(__file__)

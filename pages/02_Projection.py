@@ -4,26 +4,29 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_ui import compute, controls, first_steps, layout, steps_b, views
+from attn_ui import compute, controls, frame, notices, tables
+from attn_ui.compute.lessons import real_head, with_d_v
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
 
-text = layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar(mask=False)
-with views.stop_on_error():
+with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
-    real = first_steps.real_head(s.sentence, s.layer, s.head) if s.weights == "pretrained" else None
-steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+    real = real_head(s.sentence, s.layer, s.head) if s.weights == "pretrained" else None
+notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens
 w = real[0] if real else t  # the real head's trace records W_Q, W_K, W_V
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
-d_cols = views.features(run.x.shape[1])
-k_cols, v_cols = views.features(t.d_k, "k"), views.features(t.d_v, "v")
+d_cols = tables.features(run.x.shape[1])
+k_cols, v_cols = tables.features(t.d_k, "k"), tables.features(t.d_v, "v")
 feature = {"row_title": "token", "col_title": "feature"}
 
 st.subheader("1. X and the shapes that must fit")
 c = st.columns([1.4, 1])
 with c[0]:
-    views.matrix(
+    matrix(
         run.x,
         tok,
         d_cols,
@@ -34,12 +37,12 @@ with c[0]:
         **common,
     )
 shapes = {"X": run.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "Q": t.q, "K": t.k, "V": t.v}
-c[1].dataframe(first_steps.shapes_table(shapes), key="proj_shapes")
+c[1].dataframe(tables.shapes_table(shapes), key="proj_shapes")
 
 st.subheader("2. The learned weights W_Q, W_K, W_V")
 weights = {"W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v}
 hand = ["W_Q (d_k × d_model)", "W_K (d_k × d_model)", "W_V (d_v × d_model)"]
-first_steps.matrices_in_a_row(
+panels.in_a_row(
     weights,
     d_cols,
     [k_cols, k_cols, v_cols],
@@ -50,12 +53,12 @@ first_steps.matrices_in_a_row(
     **common,
 )
 if real:
-    st.caption("MiniLM adds a learned bias: Q = X W_Q + b_Q, K = X W_K + b_K, V = X W_V + b_V.")
+    st.caption(text["The real head's bias"])
 
 st.subheader("3. Q, K and V: one row per token")
 qkv = {"Q = X W_Q": t.q, "K = X W_K": t.k, "V = X W_V": t.v}
 hand = ["Q = W_Q X", "K = W_K X", "V = W_V X"]
-first_steps.matrices_in_a_row(
+panels.in_a_row(
     qkv, tok, [k_cols, k_cols, v_cols], by_hand=hand, key="proj_qkv", **feature, **common
 )
 
@@ -65,14 +68,14 @@ if s.weights == "random":
     d_v = st.select_slider(
         "d_v (value size)", [1, 2, 4, 8, 16, 32, 64], value=t.d_v, key="proj_d_v"
     )
-    tv = first_steps.with_d_v(run.x, s, d_v)
+    tv = with_d_v(run.x, s, d_v)
     c = st.columns([1, 2])
-    c[0].dataframe(first_steps.shapes_table({"Q": tv.q, "K": tv.k, "V": tv.v, "Z": tv.output}))
+    c[0].dataframe(tables.shapes_table({"Q": tv.q, "K": tv.k, "V": tv.v, "Z": tv.output}))
     with c[1]:
-        views.matrix(
+        matrix(
             tv.v,
             tok,
-            views.features(d_v, "v"),
+            tables.features(d_v, "v"),
             name=f"V with d_v = {d_v}",
             by_hand_name=f"V (d_v = {d_v})",
             key="proj_v_dv",
@@ -80,6 +83,6 @@ if s.weights == "random":
             **common,
         )
 else:
-    st.caption("Switch the weights to **Random, seeded** to try another d_v.")
+    st.caption(text["Only random weights change d_v"])
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -4,22 +4,23 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_ui import compute, controls, first_steps, layout, steps_b, views
+from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
+from attn_ui.figures.matrix import matrix
 
-layout.page(__file__)
+frame.page(__file__)
 s = controls.sidebar(mask=False)
-with views.stop_on_error():
+with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
-steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
-k_cols = views.features(t.d_k, "k")
+k_cols = tables.features(t.d_k, "k")
 
 st.subheader("1. Q and K transposed: the inner sizes meet")
 c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
 with c[0]:
-    views.matrix(
+    matrix(
         t.q,
         tok,
         k_cols,
@@ -31,7 +32,7 @@ with c[0]:
         **common,
     )
 with c[1]:
-    views.matrix(
+    matrix(
         t.k.T,
         k_cols,
         tok,
@@ -46,27 +47,27 @@ with c[1]:
 st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
 c = st.columns([1.5, 1])
 with c[0]:
-    views.matrix(
+    matrix(
         t.scores,
         tok,
         tok,
         name="S = Q Kᵀ",
         by_hand_name="S by hand = Kᵀ Q",
-        hover=first_steps.dot_hover(t.q, t.k, t.scores),
+        hover=step_tables.dot_hover(t.q, t.k, t.scores),
         key="sc_s",
         **common,
     )
 with c[1]:
     st.markdown("**One score, worked out**")
-    i = first_steps.pick_token(tok, label="query token i", key="sc_query", default=0)
-    j = first_steps.pick_token(tok, label="key token j", key="sc_key", default=1)
-    st.dataframe(first_steps.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
+    i = widgets.pick_token(tok, label="query token i", key="sc_query", default=0)
+    j = widgets.pick_token(tok, label="key token j", key="sc_key", default=1)
+    st.dataframe(step_tables.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
     st.code(
-        f"q{i} · k{j} = " + first_steps.dot_sum(t.q[i], t.k[j], t.scores[i, j]),
+        f"q{i} · k{j} = " + step_tables.dot_sum(t.q[i], t.k[j], t.scores[i, j]),
         language=None,
         wrap_lines=True,
     )
     where = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
     st.caption(f"This is S[{i}, {j}]: {where}.")
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -4,17 +4,19 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core.labs import scaling
-from attn_ui import compute, controls, first_steps, layout, scaling_charts, steps_b, views
+from attn_core import stats
+from attn_ui import compute, controls, frame, notices, step_tables
+from attn_ui.figures import panels, scaling_charts
+from attn_ui.figures.matrix import matrix
 
-text = layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar(mask=False)
-with views.stop_on_error():
+with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
-steps_b.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens
-u = scaling.without_scaling(t)
+u = stats.without_scaling(t)
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
 st.latex(
     rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
@@ -24,16 +26,16 @@ st.latex(
 st.subheader("1. Your scores, without and with scaling")
 c = st.columns(2)
 with c[0]:
-    views.matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
+    matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
 with c[1]:
-    views.matrix(
+    matrix(
         t.scaled, tok, tok, name="S / √d_k", by_hand_name="Kᵀ Q / √d_k", key="scl_scaled", **common
     )
 
 st.subheader("2. What the softmax makes of them")
 c = st.columns(2)
 with c[0]:
-    views.matrix(
+    matrix(
         u.weights,
         tok,
         tok,
@@ -44,7 +46,7 @@ with c[0]:
         **common,
     )
 with c[1]:
-    views.matrix(
+    matrix(
         t.weights,
         tok,
         tok,
@@ -54,18 +56,17 @@ with c[1]:
         key="scl_ws",
         **common,
     )
-summary = first_steps.summary_table(
-    scaling.softmax_summary(u), scaling.softmax_summary(t), len(tok)
-)
+summary = step_tables.summary_table(stats.softmax_summary(u), stats.softmax_summary(t), len(tok))
 c = st.columns([1, 1.4])
 c[0].dataframe(summary, key="scl_summary", width="stretch")
 c[1].caption(text["Reading the table"])
 
 st.subheader("3. As d_k grows: random queries and keys with unit-variance entries")
 n_keys = max(len(tok), 2)
-st.caption(f"Each point: 8,000 scores of random q and k, in rows of {n_keys} keys (seeded).")
+st.caption(frame.fill(text["The curves"], n_keys=n_keys))
 figs = scaling_charts.figures(scaling_charts.curve(n_keys), t.d_k)
 for n, col in enumerate([*st.columns(2), *st.columns(2)]):
-    col.plotly_chart(figs[n], key=f"scl_curve_{n}", config=views.CHART_CONFIG, width="stretch")
+    with col:
+        panels.chart(figs[n], f"scl_curve_{n}")
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -4,39 +4,34 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import AttentionInputError
-from attn_core.labs import weighted_sum
-from attn_core.labs.masking import additive_mask, mask_after_softmax
-from attn_ui import compute, controls, layout, masking, steps_b, views
+from attn_core import explain
+from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
+from attn_ui.compute.lessons import masked_trace, preset_mask
+from attn_ui.figures import panels
 
-layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar()
-with views.stop_on_error():
+with frame.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
     tok = base.tokens
-    steps_b.warn_tokens(tok)
+    notices.warn_tokens(tok)
     st.subheader("1. The mask M")
-    mask = masking.custom_mask(masking.preset_mask(s, len(tok)), tok, s)
+    mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
 
 c = st.columns(2)
 with c[0]:
-    m = additive_mask(mask)
-    steps_b.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
-try:
-    t = masking.masked_trace(base.trace, mask, s.temperature)
-except AttentionInputError as exc:  # a row with nothing allowed: say which, never NaN
-    with c[1]:
-        views.show_error(exc)
-    st.stop()
-with c[1]:
-    steps_b.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
-wrong = mask_after_softmax(base.trace.scaled, mask, s.temperature)
+    m = explain.additive_mask(mask)
+    panels.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
+with c[1], frame.stop_on_error():  # a row with nothing allowed: say which, never NaN
+    t = masked_trace(base.trace, mask, s.temperature)
+    panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
+wrong = explain.mask_after_softmax(base.trace.scaled, mask, s.temperature)
 
 st.subheader("2. Right way against wrong way")
 c = st.columns(2)
 with c[0]:
     st.markdown("**Right:** add M *before* the softmax")
-    steps_b.square(
+    panels.square(
         t.weights,
         tok,
         s,
@@ -47,7 +42,7 @@ with c[0]:
     )
 with c[1]:
     st.markdown("**Wrong:** softmax first, *then* set masked weights to 0")
-    steps_b.square(
+    panels.square(
         wrong,
         tok,
         s,
@@ -60,20 +55,13 @@ with c[1]:
 what = "column" if s.columns else "row"
 c = st.columns([0.8, 1.2])
 with c[0]:
-    st.markdown(
-        f"**Sum of each {what}.** The right way gives every {what} a full 1 to share among the "
-        f"keys it may see. The wrong way let the masked keys take their share first and then "
-        f"threw it away, so a {what} with anything masked sums to less than 1."
-    )
-    sums = {
-        "right way": weighted_sum.row_sums(t.weights),
-        "wrong way": weighted_sum.row_sums(wrong),
-    }
-    steps_b.sums_table(sums, tok, key="mask_sums")
+    st.markdown(frame.fill(text["Sum of each row"], what=what))
+    sums = {"right way": explain.row_sums(t.weights), "wrong way": explain.row_sums(wrong)}
+    step_tables.sums_table(sums, tok, key="mask_sums")
 with c[1]:
-    v_cols = views.features(t.d_v, "v")
-    steps_b.per_token(
+    v_cols = tables.features(t.d_v, "v")
+    panels.per_token(
         t.output, tok, v_cols, s, name="Z = softmax(S/√d_k + M) V", by_hand="Z = V A", key="mask_z"
     )
 
-layout.footer(__file__)
+frame.footer(__file__)

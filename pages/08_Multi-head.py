@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from attn_core.labs import weighted_sum
-from attn_ui import compute, controls, layout, steps_b, views
+from attn_core import explain
+from attn_ui import compute, controls, frame, notices, step_tables, tables
+from attn_ui.figures import panels
 
-layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar(heads=True)
 if s.weights == "pretrained":
     st.warning(
@@ -19,36 +20,30 @@ if s.weights == "pretrained":
         kwargs={"weights": "random"},
     )
     st.stop()
-with views.stop_on_error():
+with frame.stop_on_error():
     run = compute.lesson_run(s, multi=True)
 
 mh, tok = run.multi, run.tokens
 n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
-steps_b.warn_tokens(tok)
+notices.warn_tokens(tok)
 if s.temperature != 1.0:
-    st.info(
-        "The temperature slider applies to the single-head pages; every head here uses "
-        "τ = 1, as in a trained model."
-    )
+    st.info(text["One temperature for every head"])
 
 st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
 st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
 view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
 if view == "Each head":
-    steps_b.heads_grid([h.weights for h in mh.heads], tok, s)
+    panels.heads_grid([h.weights for h in mh.heads], tok, s)
 else:
-    mean = weighted_sum.mean_over_heads(mh.weights)
-    steps_b.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
-    st.caption("Each row of the mean still sums to 1; a pattern one head has may fade here.")
+    mean = explain.mean_over_heads(mh.weights)
+    panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
+    st.caption(text["The mean over heads"])
 
 st.subheader("2. Concatenate the heads, then mix with W_O")
-st.markdown(
-    f"**{t} positions × {n_heads} heads = {t * n_heads} context vectors** of {d_v} numbers "
-    f"each, before W_O. Side by side they make a {t} × {n_heads * d_v} matrix; W_O turns "
-    f"each position's row back into {d_model} numbers."
-)
-head_cols, f_cols = steps_b.head_features(n_heads, d_v), views.features(d_model)
-steps_b.per_token(
+sizes = {"t": t, "n_heads": n_heads, "n": t * n_heads, "d_v": d_v, "width": n_heads * d_v}
+st.markdown(frame.fill(text["Concatenation"], **sizes, d_model=d_model))
+head_cols, f_cols = step_tables.head_features(n_heads, d_v), tables.features(d_model)
+panels.per_token(
     mh.concat,
     tok,
     head_cols,
@@ -59,11 +54,11 @@ steps_b.per_token(
 )
 c = st.columns(2)
 with c[0]:
-    steps_b.per_token(
+    panels.per_token(
         mh.w_o, head_cols, f_cols, s, name="W_O", row_title="head · feature", key="mh_wo"
     )
 with c[1]:
-    steps_b.per_token(
+    panels.per_token(
         mh.output,
         tok,
         f_cols,
@@ -73,4 +68,4 @@ with c[1]:
         key="mh_out",
     )
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,17 +2,16 @@
 
 import streamlit as st
 
-from attn_core.by_hand.compare import compare_exact
-from attn_core.by_hand.trace import hand_attention
-from attn_ui import by_hand_inputs as inputs
-from attn_ui import by_hand_steps as steps
-from attn_ui import layout, views
-from attn_ui.pencil_view import show_error, tokens
+from attn_core.hand_compare import compare_exact
+from attn_core.pencil import hand_attention
+from attn_ui import frame
+from attn_ui.by_hand import inputs, steps
+from attn_ui.by_hand.grids import tokens
 
-text = layout.page(__file__)
+text = frame.page(__file__)
 rule, causal = inputs.rules()
-with views.stop_on_error(show=show_error):
-    x, w_q, w_k, w_v = inputs.own_numbers()
+with frame.stop_on_error():
+    x, w_q, w_k, w_v = inputs.own_numbers(text)
     trace = hand_attention(x, w_q, w_k, w_v, scale_rule=rule, causal=causal)
     inputs.check_size(trace)
 cmp = compare_exact(trace)
@@ -39,4 +38,4 @@ if last < len(steps.STEPS) - 1:
 
 st.divider()
 steps.row_convention(trace, cmp, text)
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from attn_ui import layout, views
-from attn_ui import practice_view as practice
-from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
+from attn_ui import frame
+from attn_ui.by_hand import practice
+from attn_ui.by_hand.grids import exercise, exercise_controls, givens
 
-layout.page(__file__)
+frame.page(__file__)
 settings = exercise_controls("practice")
 practice.new_sheet_button()
-with views.stop_on_error(show=show_error):
+with frame.stop_on_error():
     ex = exercise(**settings)
 
 st.subheader("The givens")
@@ -31,4 +31,4 @@ if checking:
 if revealing:
     practice.answer(trace, step)
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,24 +2,25 @@
 
 import streamlit as st
 
-from attn_ui import layout, sheets_view, views
-from attn_ui.pencil_view import exercise, exercise_controls, givens, show_error
+from attn_ui import frame
+from attn_ui.by_hand import sheets
+from attn_ui.by_hand.grids import exercise, exercise_controls, givens
 
-layout.page(__file__)
+text = frame.page(__file__)
 settings = exercise_controls("sheets", sizes=True)
-with views.stop_on_error(show=show_error):
+with frame.stop_on_error():
     ex = exercise(**settings)
 
 st.subheader("The sheet")
-sheets_view.preview(ex)
+sheets.preview(ex)
 givens(ex, "sheets_given")
-st.caption("The template prints these givens and empty boxes for every other grid.")
+st.caption(text["The givens"])
 
 st.subheader("Download this sheet")
-paper = sheets_view.paper()
-sheets_view.downloads(paper, settings)
+paper = sheets.paper()
+sheets.downloads(paper, settings)
 
 st.subheader("A class set: a different sheet for every student")
-sheets_view.class_set(paper, settings)
+sheets.class_set(paper, settings)
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,66 +2,62 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError
-from attn_ui import explorer, layout, views
-from attn_ui import explorer_charts as charts
+from attn_ui import controls, frame, notices, tables, widgets
+from attn_ui.compute import explorer
+from attn_ui.figures import explorer_charts as charts
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
 
-text = layout.page(__file__)
+AGGREGATES = {
+    "head": "One head",
+    "mean": "Mean over the layer's heads",
+    "max": "Max over the layer's heads",
+}
+
+text = frame.page(__file__)
 sentence = st.text_area(
     "Your sentence",
     max_chars=explorer.MAX_CHARS,
     height=80,
     help=f"Any language. The model reads at most {explorer.MAX_TOKENS} tokens here.",
-    **explorer.remembered("sentence", explorer.DEFAULT_SENTENCE),
+    **widgets.remembered("explorer", "sentence", explorer.DEFAULT_SENTENCE),
 )
 if not sentence.strip():
-    st.info("Type a sentence above: the model needs at least one word.")
+    st.info(text["An empty text"])
     st.stop()
-try:
+with frame.stop_on_error():
     run = explorer.model_run(sentence)
-except AttentionInputError as exc:
-    st.warning(str(exc))
-    st.stop()
 
 tok, t = run.tokens, run.n_tokens
-explorer.describe_tokens(run)
+notices.describe_tokens(run, explorer.dropped_text(run))
 
 n_layers, n_heads = run.attentions.shape[:2]
 st.subheader(f"1. Model view: all {n_layers * n_heads} heads at once")
 c = st.columns([1, 1, 2])
-layer = c[0].selectbox("Layer", range(n_layers), **explorer.remembered("layer", 0))
-head = c[1].selectbox("Head", range(n_heads), **explorer.remembered("head", 0))
+layer = c[0].selectbox("Layer", range(n_layers), **widgets.remembered("explorer", "layer", 0))
+head = c[1].selectbox("Head", range(n_heads), **widgets.remembered("explorer", "head", 0))
 how = c[2].radio(
     "Head view shows",
-    list(explorer.AGGREGATES),
+    list(AGGREGATES),
     horizontal=True,
-    format_func=explorer.AGGREGATES.get,
-    **explorer.remembered("how", "head"),
+    format_func=AGGREGATES.get,
+    **widgets.remembered("explorer", "how", "head"),
 )
-st.caption(
-    f"Each square is one head's {t} × {t} weights (row: query, column: key; darker: more "
-    f"weight, the colour scale stretched to show small weights). L is the layer, H the head; "
-    f"the framed square is layer {layer}, head {head}."
-)
-st.plotly_chart(
-    charts.grid_figure(run.attentions, tok, layer, head),
-    key="explorer_grid",
-    config=views.CHART_CONFIG,
-    width="stretch",
-)
+st.caption(frame.fill(text["Reading the model view"], t=t, layer=layer, head=head))
+panels.chart(charts.grid_figure(run.attentions, tok, layer, head), "explorer_grid")
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"
 st.subheader(f"2. Head view: {name.removesuffix(': A')}")
 if how == "max":
-    st.caption("The max over heads is not a distribution: its rows sum to more than 1.")
+    st.caption(text["The max over heads"])
 left, right = st.columns([3, 2])
 with left:
-    views.matrix(m, tok, tok, name=name, kind="weights", key="explorer_head")
+    matrix(m, tok, tok, name=name, kind="weights", key="explorer_head")
 with right:
     if st.session_state.get("explorer_token") not in range(-1, t):
         st.session_state["explorer_token"] = -1  # a shorter sentence than before
-    names = views.labels(tok)
+    names = tables.labels(tok)
     query = st.selectbox(
         "Lines of",
         range(-1, t),
@@ -71,28 +67,49 @@ with right:
     query = None if query < 0 else query
     if charts.line_floor(t, query) > 0.01:
         st.caption(f"{t} tokens: only weights of 0.1 or more get a line. Pick a token for all.")
-    st.plotly_chart(
-        charts.lines_figure(m, tok, query),
-        key="explorer_lines",
-        config=views.CHART_CONFIG,
-        width="stretch",
-    )
+    panels.chart(charts.lines_figure(m, tok, query), "explorer_lines")
 if st.button(
     f"Open layer {layer}, head {head} in the lessons",
     key="explorer_open",
     type="primary",
     help="The step pages then show this head's real numbers (d_k = 32).",
 ):
-    explorer.open_in_lessons(run, layer, head)
+    # as the model computes it: the learner's text (as much as the step pages take),
+    # unmasked, at τ = 1
+    controls.open_in_lessons(
+        weights="pretrained",
+        layer=layer,
+        head=head,
+        sentence=explorer.lesson_cut(run)[0],
+        mask="none",
+        temperature=1.0,
+    )
 n_lesson = explorer.lesson_cut(run)[1]
 if n_lesson < t - 2:
-    st.caption(
-        f"The lessons take a shorter text: they will show the first {n_lesson} of your "
-        f"{t - 2} word pieces, so their weights differ from these."
-    )
+    st.caption(frame.fill(text["The lessons take a shorter text"], n=n_lesson, pieces=t - 2))
 
 st.subheader("3. Worked example: which heads link “it” to “car”?")
 st.markdown(text["Worked example"])
-explorer.worked_example()
+ex = explorer.model_run(explorer.DEFAULT_SENTENCE)
+links = explorer.link_table(ex)
+st.dataframe(links.style.format(precision=3), hide_index=True, key="explorer_links")
+it = ex.tokens.index(explorer.EXAMPLE[0])
+wins = ", ".join(f"{k}: {v}" for k, v in explorer.winners(ex, it).items())
+heads = ex.attentions.shape[0] * ex.attentions.shape[1]
+st.caption(frame.fill(text["Which key wins"], heads=heads, wins=wins))
+best_layer, best_head = int(links["layer"].iloc[0]), int(links["head"].iloc[0])
+st.button(
+    f"Show layer {best_layer}, head {best_head} above, on this sentence",
+    key="explorer_example",
+    on_click=widgets.choose,
+    args=("explorer",),
+    kwargs={
+        "sentence": explorer.DEFAULT_SENTENCE,
+        "layer": best_layer,
+        "head": best_head,
+        "how": "head",
+        "token": it,
+    },
+)
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -4,16 +4,16 @@ import numpy as np
 import streamlit as st
 
 import attn_core
-from attn_core import AttentionInputError
-from attn_core.labs import softmax_facts
-from attn_ui import labs_a, layout, views
-from attn_ui import labs_a_charts as charts
+from attn_core import explain, softmax_facts
+from attn_ui import frame, lab_tables
+from attn_ui.figures import panels
+from attn_ui.figures import plots as charts
 
 TAUS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 SWEEP_TAUS = np.geomspace(0.05, 20, 60)
 S_GRID, S_POINTS = np.linspace(-10, 10, 201), np.arange(-10, 10.5, 1.0)
 
-layout.page(__file__)
+text = frame.page(__file__)
 st.subheader("1. Soft and hard selection on your scores")
 c = st.columns([2, 1])
 raw = c[0].text_input(
@@ -23,12 +23,8 @@ raw = c[0].text_input(
     key="softmax_lab_scores",
 )
 tau = c[1].select_slider("temperature τ", TAUS, 1.0, key="softmax_lab_tau")
-try:
+with frame.stop_on_error(section=True):  # bad scores: say why; section 2 still works
     scores = softmax_facts.parse_scores(raw)
-except AttentionInputError as exc:
-    views.show_error(exc)
-    scores = None
-if scores is not None:
     names = [f"s{j} = {v:g}" for j, v in enumerate(scores)]
     soft, hard = attn_core.softmax(scores, temperature=tau), softmax_facts.hardmax(scores)
     c = st.columns(2)
@@ -41,8 +37,8 @@ if scores is not None:
         value_range=(0, 1.05),
     )
     with c[0]:
-        labs_a.chart(fig, "softmax_lab_bars")
-    path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
+        panels.chart(fig, "softmax_lab_bars")
+    path = explain.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
     colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
     fig = charts.lines(
         [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
@@ -54,8 +50,8 @@ if scores is not None:
         marks=[(f"your τ = {tau:g}", tau, w, colours[j]) for j, w in enumerate(soft)],
     )
     with c[1]:
-        labs_a.chart(fig, "softmax_lab_path")
-    st.dataframe(labs_a.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
+        panels.chart(fig, "softmax_lab_path")
+    st.dataframe(lab_tables.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
 
     st.markdown("**Nudge one score** and watch both selections respond.")
     j = st.selectbox(
@@ -74,12 +70,8 @@ if scores is not None:
         y_range=(-0.02, 1.05),
         marks=[("your score", scores[j], soft[j], charts.SOFT)],
     )
-    labs_a.chart(fig, "softmax_lab_nudge")
-    st.caption(
-        f"Slope of the softmax weight at your score: p (1 − p) / τ = "
-        f"{soft[j] * (1 - soft[j]) / tau:.4f}. Slope of argmax: 0, except at its jump, "
-        "where it has none."
-    )
+    panels.chart(fig, "softmax_lab_nudge")
+    st.caption(frame.fill(text["Slopes"], slope=f"{soft[j] * (1 - soft[j]) / tau:.4f}"))
 
 st.subheader("2. Two scores: softmax({0, s}) is the sigmoid of s")
 s = st.slider("s", -10.0, 10.0, 6.0, step=0.5, key="softmax_lab_s")
@@ -103,13 +95,13 @@ fig = charts.lines(
     marks=[(f"s = {s:g}", s, softmax_facts.softmax_pair(s)[1], "black")],
 )
 with c[0]:
-    labs_a.chart(fig, "softmax_lab_sigmoid")
+    panels.chart(fig, "softmax_lab_sigmoid")
 with c[1]:
     st.dataframe(
-        labs_a.sigmoid_table(s),
+        lab_tables.sigmoid_table(s),
         key="softmax_lab_pair",
         width="stretch",
         column_config={"value": st.column_config.NumberColumn(format="%.6f")},
     )
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from attn_core import AttentionInputError
-from attn_core.labs import similarity, softmax_facts
-from attn_ui import bars, controls, labs_a, layout, steps_b, views
-from attn_ui import labs_a_charts as charts
+from attn_core import similarity, softmax_facts
+from attn_ui import controls, frame, lab_tables, notices, widgets
+from attn_ui.compute import labs
+from attn_ui.figures import bars, panels
+from attn_ui.figures import plots as charts
+from attn_ui.figures.matrix import matrix
 
 DS = (2, 4, 8, 16, 32, 64, 128, 384)
 QUERIES = (
@@ -18,28 +20,22 @@ QUERIES = (
 )
 OWN = "Type my own..."
 
-layout.page(__file__)
+frame.page(__file__)
 with st.sidebar:
     controls.sentence_input()
 d = st.select_slider("d: features per token (both parts)", DS, 64, key="similarity_d")
 
 st.subheader("1. Your tokens: dot product against cosine")
-try:
-    tokens, x = labs_a.embedded(controls.current().sentence, d)
-except AttentionInputError as exc:
-    labs_a.error("Your sentence (in the sidebar)", exc)
-    tokens = None
-if tokens is not None:
-    steps_b.warn_tokens(tokens)
+with frame.stop_on_error("Your sentence (in the sidebar)", section=True):  # section 2 works
+    tokens, x = labs.embedded(controls.current().sentence, d)
+    notices.warn_tokens(tokens)
     t = similarity.compare(x)
     common = {"row_title": "token", "col_title": "token", "show_numbers": len(tokens) <= 12}
     c = st.columns(2)
     with c[0]:
-        views.matrix(
-            t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot", **common
-        )
+        matrix(t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot", **common)
     with c[1]:
-        views.matrix(
+        matrix(
             t.cosines,
             tokens,
             tokens,
@@ -52,11 +48,13 @@ if tokens is not None:
         fig = bars.row_bars(
             t.norms, tokens, title="Length |x_i| of each token vector", y_title="|x|"
         )
-        labs_a.chart(fig.update_xaxes(title="token"), "similarity_norms")
+        panels.chart(fig.update_xaxes(title="token"), "similarity_norms")
     with c[1]:
-        i = steps_b.pick_token(tokens, label="First token", key="similarity_i", default=0)
-        j = steps_b.pick_token(tokens, label="Second token", key="similarity_j", default=1)
-        st.dataframe(labs_a.dot_cos_table(t, tokens, i, j), key="similarity_pair", width="stretch")
+        i = widgets.pick_token(tokens, label="First token", key="similarity_i", default=0)
+        j = widgets.pick_token(tokens, label="Second token", key="similarity_j", default=1)
+        st.dataframe(
+            lab_tables.dot_cos_table(t, tokens, i, j), key="similarity_pair", width="stretch"
+        )
 
 st.subheader("2. Query, keys, values: searching a video catalogue")
 c = st.columns([2, 1])
@@ -66,18 +64,17 @@ if query == OWN:
 tau = c[1].select_slider(
     "temperature τ", (0.02, 0.05, 0.1, 0.2, 0.5, 1.0), 0.1, key="similarity_tau"
 )
-try:
+with frame.stop_on_error("Your query"):
     q_tokens, q = similarity.text_vector(query, d)
-    r = similarity.retrieve(q, labs_a.catalogue_keys(d), similarity.catalogue_values(), tau)
-except AttentionInputError as exc:
-    labs_a.error("Your query", exc)
-    st.stop()
+    r = similarity.retrieve(q, labs.catalogue_keys(d), similarity.catalogue_values(), tau)
 if "[UNK]" in q_tokens:
     st.warning(
         "Some characters of the query are unknown to the tokenizer ([UNK]); they all "
         "share one vector, so they say little about what you are looking for."
     )
-st.dataframe(labs_a.retrieval_table(r), key="similarity_results", hide_index=True, width="stretch")
+st.dataframe(
+    lab_tables.retrieval_table(r), key="similarity_results", hide_index=True, width="stretch"
+)
 c = st.columns([3, 2])
 titles = [v.title for v in similarity.CATALOGUE]
 fig = charts.grouped_bars(
@@ -94,7 +91,7 @@ fig = charts.grouped_bars(
     height=400,
 )
 with c[0]:
-    labs_a.chart(fig, "similarity_weights")
+    panels.chart(fig, "similarity_weights")
 fig = charts.grouped_bars(
     similarity.TOPICS,
     [
@@ -108,6 +105,6 @@ fig = charts.grouped_bars(
     height=400,
 )
 with c[1]:
-    labs_a.chart(fig, "similarity_values")
+    panels.chart(fig, "similarity_values")
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -3,14 +3,17 @@
 import streamlit as st
 
 import attn_core
-from attn_core.labs import additive
-from attn_ui import bars, labs_a, layout, steps_b, views
-from attn_ui import labs_a_charts as charts
+from attn_core import alignment
+from attn_ui import frame, lab_tables, tables, widgets
+from attn_ui.compute import labs
+from attn_ui.figures import bars, panels
+from attn_ui.figures import plots as charts
+from attn_ui.figures.matrix import matrix
 
 SOURCE = "The agreement on the European Economic Area was signed in August 1992."
 TARGET = "L'accord sur la zone économique européenne a été signé en août 1992."
 
-layout.page(__file__)
+text = frame.page(__file__)
 c = st.columns(2)
 src = c[0].text_input(
     "Source sentence (encoder states h: the keys)", SOURCE, max_chars=300, key="additive_source"
@@ -24,10 +27,12 @@ d_a = c[1].select_slider(
     "d_a: hidden units of the scoring net", (1, 2, 4, 8, 16, 32, 64), 16, key="additive_d_a"
 )
 seed = int(c[2].number_input("seed for W₁, W₂, v_a", 0, 10_000, 0, step=1, key="additive_seed"))
-h_tok, h = labs_a.embedded_or_stop("Source sentence", src, d)
-s_tok, s = labs_a.embedded_or_stop("Target sentence", tgt, d)
-w_1, w_2, v_a = additive.additive_params(d, d, d_a, seed=seed)
-add = additive.additive_alignment(s, h, w_1, w_2, v_a)
+with frame.stop_on_error("Source sentence"):
+    h_tok, h = labs.embedded(src, d)
+with frame.stop_on_error("Target sentence"):
+    s_tok, s = labs.embedded(tgt, d)
+w_1, w_2, v_a = alignment.additive_params(d, d, d_a, seed=seed)
+add = alignment.additive_alignment(s, h, w_1, w_2, v_a)
 dot = attn_core.attention(s, h, h)  # scaled by 1 / √d; the values are the keys, as in Bahdanau
 
 st.subheader("1. Alignment: each target token's weights over the source tokens")
@@ -39,7 +44,7 @@ common = {
 }
 c = st.columns(2)
 with c[0]:
-    views.matrix(
+    matrix(
         add.weights,
         s_tok,
         h_tok,
@@ -48,7 +53,7 @@ with c[0]:
         **common,
     )
 with c[1]:
-    views.matrix(
+    matrix(
         dot.weights,
         s_tok,
         h_tok,
@@ -58,7 +63,7 @@ with c[1]:
     )
 
 st.subheader("2. One target token up close")
-t = steps_b.pick_token(
+t = widgets.pick_token(
     s_tok, label="Target token (the decoder's query s_t)", key="additive_pos", default=0
 )
 c = st.columns(2)
@@ -73,7 +78,7 @@ with c[0]:
         value_title="score",
         name_title="source token",
     )
-    labs_a.chart(fig, "additive_scores")
+    panels.chart(fig, "additive_scores")
     fig = bars.row_bars(
         add.weights[t],
         h_tok,
@@ -81,28 +86,29 @@ with c[0]:
         y_title="α",
         y_range=(0, 1.1),
     )
-    labs_a.chart(fig.update_xaxes(title="source token"), "additive_weights")
+    panels.chart(fig.update_xaxes(title="source token"), "additive_weights")
 with c[1]:
-    views.matrix(
+    matrix(
         add.hidden[t],
         h_tok,
-        views.features(d_a, "u"),
+        tables.features(d_a, "u"),
         key="additive_hidden",
         name="hidden layer tanh(W₁s_t + W₂h_i)",
         row_title="source token",
         col_title="hidden unit",
         show_numbers=d_a <= 8,
     )
-    st.caption(
-        "Each row is the network's hidden layer for one source token; the score is its "
-        "dot product with v_a. Every entry lies between −1 and 1, the range of tanh."
-    )
+    st.caption(text["The hidden layer"])
 
 st.subheader("3. What each score costs")
-cost = additive.score_costs(len(s_tok), len(h_tok), d, d_a)
+cost = alignment.score_costs(len(s_tok), len(h_tok), d, d_a)
 st.dataframe(
-    labs_a.cost_table(cost, len(s_tok), len(h_tok), d, d_a), key="additive_cost", width="stretch"
+    lab_tables.score_cost_table(cost, len(s_tok), len(h_tok), d, d_a),
+    key="additive_cost",
+    width="stretch",
 )
-st.markdown(labs_a.cost_sentence(cost))
+ratio, counts = f"{cost.additive / cost.dot:.2g}", {"tanh": f"{cost.tanh:,}"}
+counts |= {"kept": f"{cost.stored_additive:,}", "scores": f"{cost.stored_dot:,}"}
+st.markdown(frame.fill(text["What each score costs"], ratio=ratio, **counts))
 
-layout.footer(__file__)
+frame.footer(__file__)

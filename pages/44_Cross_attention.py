@@ -2,15 +2,19 @@
 
 import streamlit as st
 
-from attn_ui import controls, labs_b, layout, views
+from attn_ui import controls, frame, lab_tables, tables
+from attn_ui.compute import labs
+from attn_ui.figures.matrix import matrix
 
+D_MODELS = (2, 4, 8, 16, 32, 64, 128, 384)
+SHAPES = {"Q": "q", "K": "k", "V": "v", "A (weights)": "weights", "Z = A V": "output"}
 WEIGHTS = {"similarity": "Similarity (W_Q = W_K = W_V = I)", "random": "Random, seeded"}
 
-layout.page(__file__)
+text = frame.page(__file__)
 with st.sidebar:
     weights = st.radio("Weights", list(WEIGHTS), format_func=WEIGHTS.get, key="cross_weights")
     d_model = st.select_slider(
-        "d_model (features per token)", labs_b.CROSS_D_MODELS, value=16, key="cross_d_model"
+        "d_model (features per token)", D_MODELS, value=16, key="cross_d_model"
     )
     d_k, seed = d_model, 0
     if weights == "random":
@@ -21,7 +25,7 @@ with st.sidebar:
 left, right = st.columns(2)
 with left:
     controls.sentence_input()
-    st.caption("Its tokens ask: they are the **queries** (rows).")
+    st.caption(text["Your sentence asks"])
 with right:
     memory = st.text_area(
         "Second sentence",
@@ -30,11 +34,11 @@ with right:
         height=80,
         key="cross_memory",
     )
-    st.caption("Its tokens answer: they give the **keys** (columns) and the **values**.")
+    st.caption(text["The second sentence answers"])
 
 sentence = controls.current().sentence
-with views.stop_on_error():
-    run = labs_b.cross_run(sentence, memory, weights, d_model, d_k, int(seed))
+with frame.stop_on_error():
+    run = labs.cross_run(sentence, memory, weights, d_model, d_k, int(seed))
 
 tq, tk = run.tokens_q, run.tokens_k
 st.subheader("1. The weights: a rectangle against a square")
@@ -42,7 +46,7 @@ c = st.columns([max(len(tk), 4), max(len(tq), 4)])  # widths follow the column c
 pairs = {"Cross": (run.cross, tk, "second sentence"), "Self": (run.self_trace, tq, "your sentence")}
 for col, (name, (t, keys, source)) in zip(c, pairs.items(), strict=True):
     with col:
-        views.matrix(
+        matrix(
             t.weights,
             tq,
             keys,
@@ -58,16 +62,18 @@ st.subheader("2. Shapes, and what each query found")
 c = st.columns([1, 1.3])
 with c[0]:
     st.markdown("**The same steps, different sizes** (rows × columns)")
-    st.dataframe(labs_b.shapes_table(run), key="cross_shapes")
+    traces = (run.self_trace, run.cross)
+    shapes = {name: tuple(getattr(tr, f) for tr in traces) for name, f in SHAPES.items()}
+    st.dataframe(tables.shapes_table(shapes, columns=("self", "cross")), key="cross_shapes")
 with c[1]:
     st.markdown("**Cross-attention: each query's strongest key**")
-    best = labs_b.strongest_table(run.cross.weights, tq, tk).round(4)
+    best = lab_tables.strongest_table(run.cross.weights, tq, tk).round(4)
     st.dataframe(best, key="cross_best", height="content" if len(tq) <= 20 else 600)
 
-views.matrix(
+matrix(
     run.cross.output,
     tq,
-    views.features(run.cross.d_v, "v"),
+    tables.features(run.cross.d_v, "v"),
     name="Cross: Z = A V (the second sentence's values, mixed)",
     row_title="query",
     col_title="feature",
@@ -75,4 +81,4 @@ views.matrix(
     key="cross_z",
 )
 
-layout.footer(__file__)
+frame.footer(__file__)

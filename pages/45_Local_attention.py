@@ -5,29 +5,31 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from attn_core.labs import local
-from attn_ui import compute, controls, layout, steps_b, views
-from attn_ui import labs_b_charts as charts
+from attn_core import local
+from attn_ui import compute, controls, frame, notices
+from attn_ui.figures import lab_charts as charts
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
 
 COUNT_TS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 
-layout.page(__file__)
+text = frame.page(__file__)
 s = controls.sidebar(mask=False)
-with views.stop_on_error():
+with frame.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # global: no mask
 g, tok = base.trace, base.tokens
-steps_b.warn_tokens(tok)
+notices.warn_tokens(tok)
 n = len(tok)
 
 st.subheader("1. Global against local weights")
 width = st.slider("Window w: neighbours each token sees on each side", 0, 16, 2, key="local_width")
 if width >= n - 1:
-    st.info(f"w = {width} reaches every one of the {n} tokens: this window is global attention.")
+    st.info(frame.fill(text["A window as wide as the sentence"], w=width, n=n))
 t = local.local_attention(g.q, g.k, g.v, width, scale=g.scale, temperature=g.temperature)
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
 c = st.columns(2)
 with c[0]:
-    views.matrix(
+    matrix(
         g.weights,
         tok,
         tok,
@@ -46,7 +48,7 @@ with c[1]:
         key="local_band",
         **common,
     )
-st.caption("The orange outline is the band |i − j| ≤ w; outside it every weight is exactly 0.")
+st.caption(text["The band"])
 
 st.subheader("2. What the window saves")
 full, band = local.n_scores(n), local.n_scores(n, width)
@@ -66,9 +68,9 @@ with c[0]:
         ticks=COUNT_TS,
     )
     charts.mark_x(fig, n, f"your T = {n}")
-    charts.show(fig, "local_counts_chart")
+    panels.chart(fig, "local_counts_chart")
 with c[1]:
     counts = pd.DataFrame({"T": ts, "global: T²": full_ts, f"local, w = {width}": band_ts})
     st.dataframe(counts, key="local_counts", hide_index=True, height="content")
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -2,43 +2,42 @@
 
 import streamlit as st
 
-from attn_core.labs import normalisation
-from attn_core.pretrained import bert_layer
+from attn_core import block
 from attn_core.text import embed
-from attn_ui import controls, labs_b, layout, views
-from attn_ui import labs_b_charts as charts
+from attn_ui import controls, frame, lab_tables, tables
+from attn_ui.compute import labs
+from attn_ui.figures import lab_charts as charts
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
 
 DEMO_TOKENS, DEMO_FEATURES, EPS = 8, 6, 1e-12  # eps as in BERT: variances read 1.0
 
-layout.page(__file__)
+text = frame.page(__file__)
 with st.sidebar:
     controls.sentence_input()
     layer = st.slider("MiniLM layer", 0, 5, 0, key="block_layer")
 sentence = controls.current().sentence
-with views.stop_on_error():
+with frame.stop_on_error():
     tokens, x = embed(sentence, DEMO_FEATURES)
-    run = labs_b.block_run(sentence, layer)
+    run = labs.block_run(sentence, layer)
 
 st.subheader("1. Two ways to normalise the same matrix")
 tok, x = tokens[:DEMO_TOKENS], x[:DEMO_TOKENS]
-st.caption(
-    f"X: the first {len(tok)} tokens of your sentence, {DEMO_FEATURES} features each. "
-    "For batch norm, read the rows as the examples of a batch."
-)
+st.caption(frame.fill(text["The demo matrix"], n=len(tok), features=DEMO_FEATURES))
 if len(tok) == 1:
     st.warning(
         "One row is a batch of one: every feature equals its own mean, so batch norm "
         "turns every entry into 0. Layer norm works token by token and still works."
     )
-feats = views.features(DEMO_FEATURES)
+feats = tables.features(DEMO_FEATURES)
 shown = {
     "X": x,
-    "Layer norm: each row": normalisation.normalise(x, 1, EPS),
-    "Batch norm: each column": normalisation.normalise(x, 0, EPS),
+    "Layer norm: each row": block.normalise(x, 1, EPS),
+    "Batch norm: each column": block.normalise(x, 0, EPS),
 }
 for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
     with col:
-        views.matrix(
+        matrix(
             m,
             tok,
             feats,
@@ -50,49 +49,43 @@ for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
 c = st.columns(2)
 c[0].markdown("**Layer norm: mean and variance of each row**")
 c[0].dataframe(
-    labs_b.direction_table(shown["Layer norm: each row"], 1, views.labels(tok)), key="block_ln_rows"
+    lab_tables.direction_table(shown["Layer norm: each row"], 1, tables.labels(tok)),
+    key="block_ln_rows",
 )
 c[1].markdown("**Batch norm: mean and variance of each column**")
 c[1].dataframe(
-    labs_b.direction_table(shown["Batch norm: each column"], 0, feats), key="block_bn_cols"
+    lab_tables.direction_table(shown["Batch norm: each column"], 0, feats), key="block_bn_cols"
 )
 
 st.subheader(f"2. MiniLM layer {layer}, step by step")
 b = run.trace
-std = labs_b.stage_spread(b, run.tokens, std=True)
+std = lab_tables.stage_spread(b, run.tokens, std=True)
 c = st.columns([1.5, 1])
 with c[0]:
-    st.markdown("**Each token's standard deviation across its 384 features, stage by stage**")
-    charts.show(charts.stages_figure(std), "block_stages")
+    st.markdown(text["Spread through the layer"])
+    panels.chart(charts.stages_figure(std), "block_stages")
 with c[1]:
     gap = float(abs(b.out - run.model_out).max())
     st.metric("largest |our output − the model's next-layer input|", f"{gap:.1e}")
-    st.caption("0 means the steps below are exactly what the model computes in this layer.")
+    st.caption(text["Our layer against the model's"])
     with st.expander("Each token's standard deviation, every stage (table)"):
         st.dataframe(std.round(4), key="block_std")
     with st.expander("Each token's mean, every stage (table)"):
-        st.dataframe(labs_b.stage_spread(b, run.tokens, std=False).round(4), key="block_mean")
+        st.dataframe(lab_tables.stage_spread(b, run.tokens, std=False).round(4), key="block_mean")
 
 stage = st.selectbox(
-    "Show a stage",
-    bert_layer.STAGES,
-    index=1,
-    format_func=labs_b.STAGE_NAMES.get,
-    key="block_stage",
+    "Show a stage", block.STAGES, index=1, format_func=lab_tables.STAGE_NAMES.get, key="block_stage"
 )
-name = labs_b.STAGE_NAMES[stage]
+name = lab_tables.STAGE_NAMES[stage]
 m = getattr(b, stage)
-charts.show(
+panels.chart(
     charts.wide_heatmap(m, run.tokens, f"{name}   ({m.shape[0]} × {m.shape[1]})"), "block_heat"
 )
-st.caption(
-    f"Colours stop at ±{charts.clip_limit(m):.2f}, the 99th percentile of |entries|: "
-    "a few features of a trained model are far larger than the rest."
-)
-views.numbers(
+st.caption(frame.fill(text["The colour scale"], limit=f"{charts.clip_limit(m):.2f}"))
+tables.numbers(
     f"Numbers of {name} (table, CSV download)",
-    lambda: views.table(m, run.tokens, views.features(m.shape[1])),
+    lambda: tables.table(m, run.tokens, tables.features(m.shape[1])),
     key="block_heat",
 )
 
-layout.footer(__file__)
+frame.footer(__file__)

@@ -1,4 +1,4 @@
-"""attn_ui.worksheets: PDF template and key, workbooks, CSV, class-set ZIP and the CLI."""
+"""attn_sheets: PDF template and key, workbooks, CSV, class-set ZIP and the CLI."""
 
 import csv
 import io
@@ -12,10 +12,10 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from attn_core.by_hand.exercises import make_exercise
-from attn_core.by_hand.rules import decimal_str, frac_str
+import attn_sheets as ws
 from attn_core.errors import AttentionInputError
-from attn_ui import worksheets as ws
+from attn_core.exercises import make_exercise
+from attn_core.pencil_rules import decimal_str, frac_str
 
 ROOT = Path(__file__).resolve().parents[1]
 MM = 72 / 25.4  # PDF points per millimetre
@@ -289,12 +289,14 @@ def test_cli_main_writes_the_files(tmp_path, capsys):
     assert round(float(page.mediabox.height)) == 792  # Letter
 
 
-def test_cli_as_a_module(tmp_path):
+@pytest.mark.parametrize("module", ["attn_sheets", "attn_ui.worksheets"])
+def test_cli_as_a_module(tmp_path, module):
+    """The package's command line, and the same under its old name (README, course links)."""
     run = subprocess.run(
         [
             sys.executable,
             "-m",
-            "attn_ui.worksheets",
+            module,
             "--seed",
             "3",
             "--count",
@@ -328,8 +330,18 @@ def test_cli_bad_settings(tmp_path, capsys, argv, words):
 
 def test_attn_core_imports_no_export_libraries():
     code = (
-        "import sys, attn_core.by_hand.trace, attn_core.by_hand.exercises; "
+        "import sys, attn_core.pencil, attn_core.exercises; "
         "bad = [m for m in ('fpdf', 'openpyxl', 'streamlit', 'plotly') if m in sys.modules]; "
+        "sys.exit(bool(bad))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+def test_the_export_package_needs_no_streamlit():
+    """attn_sheets runs without the app: importing it loads neither Streamlit nor Plotly."""
+    code = (
+        "import sys, attn_sheets; "
+        "bad = [m for m in ('streamlit', 'plotly', 'pandas', 'attn_ui') if m in sys.modules]; "
         "sys.exit(bool(bad))"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0

@@ -1,40 +1,8 @@
-"""Printable by-hand worksheets built from an ``attn_core.by_hand.exercises.Exercise``.
+"""The worksheet export's old name: it is now the package ``attn_sheets``.
 
-* ``template_pdf`` / ``key_pdf``: the blank sheet (givens printed, answer boxes empty) and
-  the answer key, with one layout so the two line up (``pdf``).
-* ``workbook_xlsx(ex)`` / ``workbook_xlsx(ex, key=True)``: one sheet per step, answer cells
-  empty or filled; ``givens_csv``: the givens only (``tables``).
-* ``sheet_files``, ``class_files``, ``class_set_zip``: every file of one sheet or of N seeds
-  (``bundle``). ``sections`` and ``rules`` (``sheet``) are the content all formats share.
-
-Every builder returns bytes, ready for ``st.download_button``. CLI (``cli``)::
-
-    python -m attn_ui.worksheets --seed 7 --count 30 --out DIR [--paper A4|Letter]
+Kept so that ``python -m attn_ui.worksheets --seed 7 --count 30 --out sheets/`` (the README,
+course material, the worksheets page) and ``from attn_ui import worksheets`` keep working.
 """
 
-from attn_ui.worksheets.bundle import class_files, class_set_zip, sheet_files, zip_files
-from attn_ui.worksheets.cli import main
-from attn_ui.worksheets.pdf import FOOT, MARGIN, PAPERS, key_pdf, sheets_pdf, template_pdf
-from attn_ui.worksheets.pdf import _latin1 as _latin1  # tests check the PDF text filter
-from attn_ui.worksheets.sheet import Grid, describe, rules, sections
-from attn_ui.worksheets.tables import givens_csv, workbook_xlsx
-
-__all__ = [
-    "FOOT",
-    "MARGIN",
-    "PAPERS",
-    "Grid",
-    "class_files",
-    "class_set_zip",
-    "describe",
-    "givens_csv",
-    "key_pdf",
-    "main",
-    "rules",
-    "sections",
-    "sheet_files",
-    "sheets_pdf",
-    "template_pdf",
-    "workbook_xlsx",
-    "zip_files",
-]
+from attn_sheets import *  # noqa: F403 - the same names, on purpose
+from attn_sheets import __all__ as __all__

@@ -1,7 +1,7 @@
-"""``python -m attn_ui.worksheets``: see ``attn_ui.worksheets.cli``."""
+"""``python -m attn_ui.worksheets``: the same command line as ``python -m attn_sheets``."""
 
 import sys
 
-from attn_ui.worksheets.cli import main
+from attn_sheets.cli import main
 
 sys.exit(main())

@@ -11,9 +11,9 @@ import pytest
 from plotly.colors import get_colorscale
 
 from apphelp import load, rerun
-from attn_ui import canvas_grid
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
+from attn_ui.figures import canvas_grid
 
 PAGE = "pages/00_Overview.py"
 

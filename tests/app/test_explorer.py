@@ -7,7 +7,7 @@ import pytest
 
 from apphelp import load, open_tables, rerun, table
 from attn_core.pretrained import load_minilm
-from attn_ui.explorer import DEFAULT_SENTENCE
+from attn_ui.compute.explorer import DEFAULT_SENTENCE
 
 OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"

@@ -13,7 +13,7 @@ import pytest
 from stephelp import figures
 
 from apphelp import load
-from attn_ui.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
+from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
 
 STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_grid.py
     "pages/01_Tokens.py",

@@ -6,8 +6,8 @@ No timing is asserted: only that the numbers are positive, finite, and the ones 
 import numpy as np
 
 from apphelp import load, rerun
-from attn_core.labs.cost import fit_slope, operation_counts
-from attn_ui import labs_b
+from attn_core.cost import fit_slope, operation_counts
+from attn_ui.compute import labs
 
 PAGE = "pages/46_Cost.py"
 
@@ -45,7 +45,7 @@ def test_d_changes_the_counts():
 
 def test_run_measures_and_shows_the_cores_numbers():
     at = small(load(PAGE))
-    over_t, over_d = labs_b.cost_curves(256, 16, 1, press=1)  # cached: what the page shows
+    over_t, over_d = labs.cost_curves(256, 16, 1, press=1)  # cached: what the page shows
     df = frame(at, "RNN, T steps (ms)")
     np.testing.assert_array_equal(df["T"], [16, 32, 64, 128, 256])
     np.testing.assert_allclose(df["attention (ms)"], over_t.seconds * 1e3)
@@ -54,7 +54,7 @@ def test_run_measures_and_shows_the_cores_numbers():
     values = df.to_numpy(dtype=float)
     assert np.isfinite(values).all() and (values > 0).all()
     by_d = [d.value for d in at.dataframe if "RNN, T steps (ms)" not in d.value.columns][-1]
-    np.testing.assert_array_equal(by_d["d"], labs_b.D_SWEEP)
+    np.testing.assert_array_equal(by_d["d"], labs.D_SWEEP)
     slopes = [m.value for m in at.metric]
     assert slopes[1] == "slope 2.00"  # memory of the (T, T) float32 weights: exactly T^2
     rnn = fit_slope(over_t.t, over_t.rnn_seconds).slope
@@ -82,7 +82,7 @@ def test_longest_t_sets_the_rows_and_a_second_press_measures_again():
     at.button(key="cost_run").click()
     rerun(at)
     assert at.session_state["cost_press"] == 2
-    over_t, _ = labs_b.cost_curves(256, 16, 1, press=2)
+    over_t, _ = labs.cost_curves(256, 16, 1, press=2)
     np.testing.assert_allclose(
         frame(at, "RNN, T steps (ms)")["attention (ms)"], over_t.seconds * 1e3
     )

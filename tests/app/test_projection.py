@@ -7,8 +7,8 @@ from stephelp import BAD_SENTENCES, check_bad_sentence, frame
 
 import attn_core
 from apphelp import load, rerun, table
+from attn_ui.compute.lessons import real_head
 from attn_ui.controls import DEFAULT_SENTENCE
-from attn_ui.first_steps import real_head
 
 PAGE = "pages/02_Projection.py"
 

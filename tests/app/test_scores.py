@@ -6,7 +6,7 @@ from firststeps_help import chart, expected
 from stephelp import BAD_SENTENCES, check_bad_sentence, frame, type_sentence
 
 from apphelp import load, rerun, table
-from attn_ui.first_steps import factor
+from attn_ui.step_tables import factor
 
 PAGE = "pages/03_Scores.py"
 

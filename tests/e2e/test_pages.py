@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from attn_ui.layout import PAGES
+from attn_ui.registry import PAGES
 from browserhelp import open_page, shot
 
 pytestmark = pytest.mark.e2e

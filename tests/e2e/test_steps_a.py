@@ -5,7 +5,7 @@ from playwright.sync_api import Page, expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
-from attn_ui.first_steps import dot_sum
+from attn_ui.step_tables import dot_sum
 from browserhelp import open_page, shot, wait_idle
 
 pytestmark = pytest.mark.e2e

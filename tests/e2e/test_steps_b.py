@@ -2,7 +2,7 @@
 
 import pytest
 
-from attn_ui.masking import ROW_PX
+from attn_ui.widgets import ROW_PX
 from browserhelp import open_page, shot, wait_idle
 
 pytestmark = pytest.mark.e2e

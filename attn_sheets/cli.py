@@ -1,4 +1,4 @@
-"""The command line: ``python -m attn_ui.worksheets --seed 7 --count 30 --out DIR``."""
+"""The command line: ``python -m attn_sheets --seed 7 --count 30 --out DIR``."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS
 from attn_core.errors import AttentionInputError
-from attn_ui.worksheets.bundle import class_files, zip_files
-from attn_ui.worksheets.pdf import PAPERS
+from attn_core.exercises import DIFFICULTIES, VARIANTS
+from attn_sheets.bundle import class_files, zip_files
+from attn_sheets.pdf import PAPERS
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m attn_ui.worksheets",
+        prog="python -m attn_sheets",
         description="Write by-hand attention worksheets (PDF, XLSX, CSV) and their keys.",
     )
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")

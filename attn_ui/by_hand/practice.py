@@ -1,6 +1,6 @@
 """The practice page: choose a step, fill its grid in a data editor, check it, reveal it.
 
-The checking is ``attn_core.by_hand.checking``; this module lays out the editor and the verdict.
+The checking is ``attn_core.checking``; this module only lays out the editor and the verdict.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.by_hand.answers import TOLERANCE
-from attn_core.by_hand.checking import STEPS, check_grid, expected
-from attn_core.by_hand.exercises import Exercise
-from attn_core.by_hand.trace import HandTrace
-from attn_core.errors import AttentionInputError
-from attn_ui.pencil_view import dims, frame, show, show_error, tokens
+from attn_core.answers import TOLERANCE
+from attn_core.checking import STEPS, check_grid, expected
+from attn_core.exercises import Exercise
+from attn_core.pencil import HandTrace
+from attn_ui.by_hand.grids import axes, show, text_table
+from attn_ui.frame import stop_on_error
 
 TITLES = {
     "q": "Q = W_Q X",
@@ -34,17 +34,6 @@ COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fb
 
 def title(step: str, t: HandTrace) -> str:
     return f"{t.scale_rule}(S / 2)" if step == "scaled" else TITLES[step]
-
-
-def axes(step: str, t: HandTrace) -> tuple[list[str], list[str]]:
-    """Row and column labels of a step's grid, as on the by-hand page."""
-    tok = tokens(t.tokens)
-    if step in ("q", "k", "v", "z"):
-        return dims(len(getattr(t, step))), tok
-    if step == "k_t":
-        return tok, dims(t.d_k)
-    queries = [f"query {s}" for s in tok]
-    return (["column sum"], queries) if step == "col_sums" else ([f"key {s}" for s in tok], queries)
 
 
 def _new_sheet() -> None:
@@ -99,7 +88,11 @@ def earlier(t: HandTrace, step: str) -> None:
         for n, s in enumerate(before):
             with cols[n % len(cols)]:
                 rows, cs = axes(s, t)
-                show(frame(expected(t, s), rows, cs), title=title(s, t), key=f"practice_prev_{s}")
+                show(
+                    text_table(expected(t, s), rows, cs),
+                    title=title(s, t),
+                    key=f"practice_prev_{s}",
+                )
 
 
 def editor(t: HandTrace, step: str, key: str) -> np.ndarray:
@@ -143,23 +136,21 @@ def buttons(key: str) -> tuple[bool, bool]:
 def verdict(t: HandTrace, step: str, cells: np.ndarray) -> None:
     """Marks every cell, counts, and names the likely mistake."""
     rows, cols = axes(step, t)
-    try:
+    with stop_on_error(section=True):  # a cell that is not a number: say which, mark nothing
         check = check_grid(t, step, cells, rows=rows, cols=cols, name=title(step, t))
-    except AttentionInputError as exc:
-        return show_error(exc)
-    n, wrong, blank = check.status.size, len(check.wrong), len(check.blank)
-    empty = f"; {blank} still empty" if blank else ""
-    if check.all_right:
-        st.success(f"All {n} cells are right.", icon=":material/celebration:")
-    elif wrong:
-        st.error(f"{wrong} of {n} cells are wrong{empty}. They are marked ✗ below.")
-    else:
-        st.info(f"No mistakes so far: {check.n_right} of {n} right{empty}.")
-    _marked(cells, check.status, rows, cols)
-    for m in check.diagnoses:
-        st.warning(f"**Likely mistake: {m.title}.** {m.detail}", icon=":material/lightbulb:")
-    if wrong and not check.diagnoses:
-        st.info("No usual mistake gives these numbers: redo the arithmetic of the ✗ cells.")
+        n, wrong, blank = check.status.size, len(check.wrong), len(check.blank)
+        empty = f"; {blank} still empty" if blank else ""
+        if check.all_right:
+            st.success(f"All {n} cells are right.", icon=":material/celebration:")
+        elif wrong:
+            st.error(f"{wrong} of {n} cells are wrong{empty}. They are marked ✗ below.")
+        else:
+            st.info(f"No mistakes so far: {check.n_right} of {n} right{empty}.")
+        _marked(cells, check.status, rows, cols)
+        for m in check.diagnoses:
+            st.warning(f"**Likely mistake: {m.title}.** {m.detail}", icon=":material/lightbulb:")
+        if wrong and not check.diagnoses:
+            st.info("No usual mistake gives these numbers: redo the arithmetic of the ✗ cells.")
 
 
 def _marked(cells: np.ndarray, status: np.ndarray, rows, cols) -> None:
@@ -183,7 +174,7 @@ def answer(t: HandTrace, step: str) -> None:
     rows, cols = axes(step, t)
     masked = ~t.mask if t.mask is not None and step in ("powers", "weights") else None
     show(
-        frame(expected(t, step), rows, cols),
+        text_table(expected(t, step), rows, cols),
         title=f"Answer: {title(step, t)}",
         key="practice_answer",
         masked=masked,

@@ -12,10 +12,20 @@ import pandas as pd
 import streamlit as st
 
 import attn_core
-from attn_core.by_hand.compare import Comparison, rule_cells
-from attn_core.by_hand.trace import HandTrace, to_rows
-from attn_ui.by_hand_work import working
-from attn_ui.pencil_view import cell_text, dims, features, frame, show, signed_text, tokens
+from attn_core.hand_compare import Comparison, rule_cells
+from attn_core.pencil import HandTrace, to_rows
+from attn_ui.by_hand.grids import (
+    axes,
+    cell_text,
+    dims,
+    features,
+    show,
+    signed_text,
+    text_table,
+    tokens,
+)
+from attn_ui.by_hand.working import working
+from attn_ui.frame import fill
 
 STEPS = ("givens", "q", "k", "v", "k_t", "scores", "scaled", "powers", "weights", "z")
 TITLES = {
@@ -90,9 +100,9 @@ def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict) -> None:
         _by_hand(step, t, flagged)
         st.caption(working(t, step, j))
     with right:
-        _exact(step, cmp, flagged)
+        _exact(step, cmp, flagged, text)
     if step == "scaled":
-        _rule_effect(t)
+        _rule_effect(t, text)
     if step == "weights" and cmp.changed:
         _flags(cmp)
 
@@ -108,26 +118,17 @@ def _givens(t: HandTrace) -> None:
     )
     for col, (title, m, rows, cs) in zip(cols, grids, strict=True):
         with col:
-            show(frame(m, rows, cs), title=title, key=f"hand_grid_{title.split()[0].lower()}")
-
-
-def _axes(step: str, t: HandTrace) -> tuple[list[str], list[str]]:
-    tok = tokens(t.tokens)
-    if step in ("q", "k", "v", "z"):
-        return dims(len(getattr(t, step))), tok
-    if step == "k_t":
-        return tok, dims(t.d_k)
-    return [f"key {s}" for s in tok], [f"query {s}" for s in tok]
+            show(text_table(m, rows, cs), title=title, key=f"hand_grid_{title.split()[0].lower()}")
 
 
 def _grid(step: str, t: HandTrace, values, flagged=(), fmt=cell_text) -> pd.DataFrame:
     """The matrix of `step` and its labels; the powers carry their column sums as a last row."""
-    rows, cols = _axes(step, t)
+    rows, cols = axes(step, t)
     cols = [f"{c} {FLAG}" if j in flagged else c for j, c in enumerate(cols)]
     m = values(step)
     if step == "powers":  # the column sums go under the powers, as on paper
         m, rows = np.vstack([m, values("col_sums")[None, :]]), [*rows, "column sum"]
-    return frame(m, rows, cols, fmt=fmt)
+    return text_table(m, rows, cols, fmt=fmt)
 
 
 def _by_hand(step: str, t: HandTrace, flagged) -> None:
@@ -145,15 +146,11 @@ def _by_hand(step: str, t: HandTrace, flagged) -> None:
     )
 
 
-def _exact(step: str, cmp: Comparison, flagged) -> None:
+def _exact(step: str, cmp: Comparison, flagged, text: dict) -> None:
     e, root = cmp.exact, f"√{cmp.exact.d_k}"
     if step not in ("scaled", "powers", "weights", "z"):
         if step == "q":
-            st.info(
-                "The exact computation has the same grids up to S = Kᵀ Q: nothing is "
-                "rounded before the scaling step.",
-                icon=":material/check:",
-            )
+            st.info(text["Exact up to the scores"], icon=":material/check:")
         return
     names = {
         "scaled": f"S / {root} ({root} ≈ {math.sqrt(e.d_k):.3f})",
@@ -173,19 +170,18 @@ def _exact(step: str, cmp: Comparison, flagged) -> None:
     )
 
 
-def _rule_effect(t: HandTrace) -> None:
+def _rule_effect(t: HandTrace, text: dict) -> None:
     cells = rule_cells(t.scores)
     if not cells:
-        st.info("No score here is negative and odd, so floor and trunc give the same grid.")
+        st.info(text["The rule changes nothing here"])
         return
     lines = [
         f"| key t{i + 1}, query t{j + 1} | {s} | {s / 2:g} | {f} | {tr} |"
         for i, j, s, f, tr in cells
     ]
+    head = "| cell | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
     st.markdown(
-        f"**Where the rule matters** (you use **{t.scale_rule}**): the negative odd "
-        "scores.\n\n| cell | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
-        + "\n".join(lines)
+        fill(text["Where the rule matters"], rule=t.scale_rule) + "\n\n" + head + "\n".join(lines)
     )
 
 
@@ -214,13 +210,13 @@ def row_convention(t: HandTrace, cmp: Comparison, text: dict) -> None:
         c = st.columns(2)
         with c[0]:
             show(
-                frame(rows["weights"], [f"query {s}" for s in tok], [f"key {s}" for s in tok]),
+                text_table(rows["weights"], [f"query {s}" for s in tok], [f"key {s}" for s in tok]),
                 title="A_rows = Aᵀ (each row sums to 1)",
                 key="hand_rows_weights",
             )
         with c[1]:
             show(
-                frame(rows["output"], tok, dims(len(t.z))),
+                text_table(rows["output"], tok, dims(len(t.z))),
                 title="Z_rows = Zᵀ",
                 key="hand_rows_output",
             )
@@ -228,8 +224,4 @@ def row_convention(t: HandTrace, cmp: Comparison, text: dict) -> None:
         mask = None if e.mask is None else attn_core.causal_mask(t.tokens)
         ref = attn_core.self_attention(e.x.T, e.w_q.T, e.w_k.T, e.w_v.T, mask=mask)
         gap = float(np.abs(ref.weights - e.weights.T).max())
-        st.caption(
-            f"Check: the row engine of the other pages, run on Xᵀ and W_Qᵀ, W_Kᵀ, W_Vᵀ "
-            f"with the exact rules, gives the transpose of the exact A here (largest "
-            f"difference {gap:.1e})."
-        )
+        st.caption(fill(text["The row engine agrees"], gap=f"{gap:.1e}"))

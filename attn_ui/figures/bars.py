@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from attn_ui.heatmap_axes import safe_label, tick_labels
+from attn_ui.figures.heatmap_axes import safe_label, tick_labels
 
 BAR = "#2b6cb0"
 MASKED = "#a0aec0"

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attn_ui.heatmap import DIVERGING, MAX_CELLS_WITH_NUMBERS, SEQUENTIAL
-from attn_ui.heatmap_axes import numbered
+from attn_ui.figures.heatmap import DIVERGING, MAX_CELLS_WITH_NUMBERS, SEQUENTIAL
+from attn_ui.figures.heatmap_axes import numbered
 
 _JS = Path(__file__).with_name("canvas_grid.js").read_text(encoding="utf-8")
 _component = st.components.v2.component("attention_lab_canvas_grid", js=_JS, isolate_styles=False)

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.colors import get_colorscale
 
-from attn_ui.heatmap_axes import (
+from attn_ui.figures.heatmap_axes import (
     MAX_LABELS,
     axes_layout,
     bar_below,

@@ -1,5 +1,5 @@
-"""Helpers for the step pages 1-4: token tables, written-out dot products, the real head's
-weights, and the scaling comparison. Formatting only: every number comes from attn_core."""
+"""Tables of the step pages: tokens, a score written out as its sum of products, the softmax
+of one row, a weighted sum taken apart. Formatting only: every number comes from attn_core."""
 
 from __future__ import annotations
 
@@ -9,14 +9,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import attn_core
-from attn_core import Trace
-from attn_core.labs.scaling import SoftmaxSummary
-from attn_core.labs.similarity import dot_terms
-from attn_core.text import Repeat
-from attn_ui import views
-from attn_ui.compute import minilm
-from attn_ui.controls import LessonSettings
+from attn_core import explain
+from attn_core.stats import Repeat, SoftmaxSummary, dot_terms
+from attn_ui.tables import labels, table_height
 
 SPECIAL = frozenset({"[CLS]", "[SEP]", "[UNK]", "[PAD]", "[MASK]"})
 HOVER_FULL_TERMS = 16  # hover lists every product up to this d_k, else the first ...
@@ -94,13 +89,6 @@ def repeats_table(repeats: Sequence[Repeat]) -> pd.DataFrame:
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def real_head(sentence: str, layer: int, head: int) -> tuple[Trace, tuple[np.ndarray, ...]]:
-    """MiniLM's head with its W_Q, W_K, W_V recorded, and its biases (b_Q, b_K, b_V)."""
-    model = minilm()
-    return model.head_trace(model.run(sentence), layer, head), model.head_bias(layer, head)
-
-
 def summary_table(unscaled: SoftmaxSummary, scaled: SoftmaxSummary, t_k: int) -> pd.DataFrame:
     """The learner's head without and with 1/sqrt(d_k), side by side."""
     names = {
@@ -118,34 +106,36 @@ def summary_table(unscaled: SoftmaxSummary, scaled: SoftmaxSummary, t_k: int) ->
     )
 
 
-def with_d_v(x: np.ndarray, s: LessonSettings, d_v: int) -> Trace:
-    """The lesson's random head with values d_v wide; W_Q and W_K are the usual ones."""
-    w = attn_core.lesson_weights(s.d_model, s.d_k, d_v, seed=s.seed)
-    return attn_core.self_attention(x, w.w_q, w.w_k, w.w_v, temperature=s.temperature)
+def head_features(n_heads: int, d_v: int) -> list[str]:
+    """Column names of the concatenated heads: h0·v0, h0·v1, ..., h1·v0, ..."""
+    return [f"h{h}·v{j}" for h in range(n_heads) for j in range(d_v)]
 
 
-def shapes_table(named: dict[str, np.ndarray]) -> pd.DataFrame:
-    """'rows × columns' of each named matrix."""
-    return pd.DataFrame(
-        {"rows × columns": [" × ".join(map(str, a.shape)) for a in named.values()]},
-        index=list(named),
-    )
+def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) -> None:
+    """Sums side by side, one row per token, to 4 decimals."""
+    df = pd.DataFrame(sums, index=labels(tokens)).round(4)
+    st.dataframe(df, key=key, height=table_height(len(df)))
 
 
-def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 0) -> int:
-    """A token chosen by its row number, so both copies of a repeated word can be picked."""
-    if st.session_state.get(key) not in range(len(tokens)):  # the sentence got shorter
-        st.session_state[key] = min(default, len(tokens) - 1)
-    return st.selectbox(
-        label, range(len(tokens)), format_func=lambda i: f"{i}: {tokens[i]}", key=key
-    )
+def softmax_table(steps: explain.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
+    """The softmax of one row, one line per key, -inf spelled out as masked."""
+    cols = {
+        "score s": steps.scores,
+        "s/τ": steps.divided,
+        "s/τ − max": steps.shifted,
+        "exp(s/τ − max)": steps.exps,
+        "weight": steps.weights,
+    }
+    df = pd.DataFrame(cols, index=labels(tokens)).round(4)
+    st.dataframe(df.replace(-np.inf, "−∞ (masked)"), key=key, height=table_height(len(df)))
 
 
-def matrices_in_a_row(
-    mats: dict[str, np.ndarray], rows, cols: list, *, by_hand: list[str], key: str, **kw
+def parts_table(
+    parts: np.ndarray, weights_row: np.ndarray, z_row: np.ndarray, tokens, features, *, key: str
 ) -> None:
-    """`views.matrix` for each named matrix, side by side (stacked on a phone)."""
-    parts = zip(st.columns(len(mats)), mats.items(), cols, by_hand, strict=True)
-    for n, (col, (name, m), c, hand) in enumerate(parts):
-        with col:
-            views.matrix(m, rows, c, name=name, by_hand_name=hand, key=f"{key}{n}", **kw)
+    """Rows a_j v_j per key (the weight in the label), then their sum and the engine's row."""
+    names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
+    df = pd.DataFrame(parts, index=names, columns=list(features))
+    df.loc["sum of the rows above"] = explain.row_sums(parts.T)  # sum over the keys
+    df.loc["Z row (the engine)"] = z_row
+    st.dataframe(df.round(4), key=key, height=table_height(len(df)))

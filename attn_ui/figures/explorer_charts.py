@@ -11,9 +11,9 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
-from attn_ui.heatmap import SEQUENTIAL
-from attn_ui.heatmap_axes import safe_label
-from attn_ui.views import labels
+from attn_ui.figures.heatmap import SEQUENTIAL
+from attn_ui.figures.heatmap_axes import safe_label
+from attn_ui.tables import labels
 
 FRAME = "#d62728"  # the open head's frame
 # SEQUENTIAL with its colours at the squares of evenly spaced weights: in a long sentence most

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 
 from fpdf import FPDF
 
-from attn_core.by_hand.exercises import Exercise
 from attn_core.errors import AttentionInputError
-from attn_ui.worksheets.sheet import Grid, describe, rules, sections
+from attn_core.exercises import Exercise
+from attn_sheets.sheet import Grid, describe, rules, sections
 
 PAPERS = ("A4", "Letter")
 MARGIN, GAP, FOOT = 10.0, 5.0, 12.0  # mm

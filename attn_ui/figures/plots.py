@@ -13,8 +13,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-from attn_ui.heatmap import heatmap
-from attn_ui.heatmap_axes import safe_label, tick_labels
+from attn_ui.figures.heatmap import heatmap
+from attn_ui.figures.heatmap_axes import safe_label, tick_labels
 
 UNSCALED, SCALED, CLOSED = "#d62728", "#1f77b4", "#555555"  # red: q·k, blue: q·k / √d
 SOFT, HARD = "#2b6cb0", "#dd6b20"  # softmax and argmax

@@ -11,10 +11,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.labs.cost import CostCurve, Fit
-from attn_ui.heatmap import heatmap
-from attn_ui.heatmap_axes import safe_label
-from attn_ui.views import CHART_CONFIG, numbers, table
+from attn_core.cost import CostCurve, Fit
+from attn_ui.figures.heatmap import CHART_CONFIG, heatmap
+from attn_ui.figures.heatmap_axes import safe_label
+from attn_ui.tables import numbers, table
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 BAND = "#ff7f0e"

@@ -10,9 +10,9 @@ import shlex
 
 import streamlit as st
 
-from attn_core.by_hand.exercises import Exercise
-from attn_ui import worksheets
-from attn_ui.pencil_view import exercise, plain
+import attn_sheets
+from attn_core.exercises import Exercise
+from attn_ui.by_hand.grids import exercise, plain
 
 PDF, XLSX, CSV, ZIP = (
     "application/pdf",
@@ -28,27 +28,27 @@ def sheet_file(kind: str, paper: str, **settings) -> bytes:
     """One file of one sheet: 'template', 'key', 'workbook', 'key_workbook' or 'givens'."""
     ex = exercise(**settings)
     if kind in ("template", "key"):
-        build = worksheets.template_pdf if kind == "template" else worksheets.key_pdf
+        build = attn_sheets.template_pdf if kind == "template" else attn_sheets.key_pdf
         return build(ex, paper=paper)
     if kind == "givens":
-        return worksheets.givens_csv(ex)
-    return worksheets.workbook_xlsx(ex, key=kind == "key_workbook")
+        return attn_sheets.givens_csv(ex)
+    return attn_sheets.workbook_xlsx(ex, key=kind == "key_workbook")
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def class_zip(first: int, count: int, paper: str, **settings) -> bytes:
     """Sheets for seeds first .. first + count - 1 and their keys, in one ZIP."""
-    return worksheets.class_set_zip(range(first, first + count), paper=paper, **settings)
+    return attn_sheets.class_set_zip(range(first, first + count), paper=paper, **settings)
 
 
 def paper() -> str:
-    return st.radio("Paper", worksheets.PAPERS, key="sheets_paper", horizontal=True)
+    return st.radio("Paper", attn_sheets.PAPERS, key="sheets_paper", horizontal=True)
 
 
 def preview(ex: Exercise) -> None:
     """The header line and the rules exactly as the sheet prints them."""
-    st.markdown(f"**Attention by hand** · {plain(worksheets.describe(ex))}")
-    st.markdown("\n".join(f"- {plain(line)}" for line in worksheets.rules(ex)))
+    st.markdown(f"**Attention by hand** · {plain(attn_sheets.describe(ex))}")
+    st.markdown("\n".join(f"- {plain(line)}" for line in attn_sheets.rules(ex)))
 
 
 def downloads(paper: str, settings: dict) -> None:
@@ -116,7 +116,7 @@ def cli_command(first: int, count: int, paper: str, rest: dict) -> str:
     head = [
         "python",
         "-m",
-        "attn_ui.worksheets",
+        "attn_ui.worksheets",  # the name teachers have in their notes; an alias of attn_sheets
         "--seed",
         first,
         "--count",

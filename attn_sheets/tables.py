@@ -14,8 +14,8 @@ from fractions import Fraction
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
-from attn_core.by_hand.exercises import Exercise
-from attn_ui.worksheets.sheet import Grid, describe, rules, sections
+from attn_core.exercises import Exercise
+from attn_sheets.sheet import Grid, describe, rules, sections
 
 _THIN = Side(style="thin", color="808080")
 _BOX = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)

@@ -1,6 +1,6 @@
 """The by-hand page's inputs: the rule settings and the learner's own X and weights.
 
-The grids are text editors, so anything can be typed; ``attn_core.by_hand.answers.whole_grid``
+The grids are text editors, so anything can be typed; ``attn_core.answers.whole_grid``
 checks every cell on the server and says which one to fix.
 """
 
@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.by_hand.answers import whole_grid
-from attn_core.by_hand.trace import HandTrace
+from attn_core.answers import whole_grid
 from attn_core.errors import AttentionInputError
-from attn_ui.pencil_view import RULE_NAMES, dims, features, tokens
+from attn_core.pencil import HandTrace
+from attn_ui.by_hand.grids import RULE_NAMES, dims, features, tokens
+from attn_ui.frame import fill
 
 # The worked example: 6 features x 4 tokens, d_k = 3, as on the classic sheet. Its scores
 # run from -4 to 4 and three are negative and odd, so floor and trunc differ there.
@@ -81,17 +82,15 @@ def _size(col, name: str) -> int:
     return int(col.number_input(name, lo, hi, step=1, key=key))
 
 
-def own_numbers() -> tuple[np.ndarray, ...]:
-    """X, W_Q, W_K, W_V as typed (the example until then). Raises AttentionInputError."""
+def own_numbers(text: dict[str, str]) -> tuple[np.ndarray, ...]:
+    """X, W_Q, W_K, W_V as typed (the example until then). Raises AttentionInputError.
+
+    text : the page's lesson sections (the editors' caption)."""
     with st.expander("Your own numbers: type X and the weights", icon=":material/edit:"):
         c = st.columns(4, vertical_alignment="bottom")
         t, f, d = (_size(col, name) for col, name in zip(c, SIZES, strict=False))
         c[3].button("Back to the example", key="hand_reset", on_click=_reset)
-        st.caption(
-            f"Whole numbers from -{LIMIT} to {LIMIT}. Tokens are columns; the weight "
-            "matrices have one row per query/key/value feature and one column per "
-            "feature of X."
-        )
+        st.caption(fill(text["Your own numbers"], limit=LIMIT))
         version = st.session_state.get("hand_version", 0)
         slots = [*st.columns(2), *st.columns(2)]  # X | W_Q over W_K | W_V
         typed = {}

@@ -1,4 +1,4 @@
-"""Grids of the by-hand convention on a page, shared by the by-hand, practice and worksheet pages.
+"""Grids of the by-hand convention, shared by the by-hand, practice and worksheets pages.
 
 Cells are text: whole numbers as they are, fractions exact with a rounded decimal beside
 ("9/28 ≈ 0.321"). Each grid sits in a keyed container so tests can find it; every label is
@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
-from attn_core.by_hand.rules import decimal_str
+from attn_core.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
+from attn_core.pencil import HandTrace
+from attn_core.pencil_rules import decimal_str
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
 RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}
@@ -53,7 +54,19 @@ def signed_text(v: float) -> str:
     return "0" if abs(v) < 5e-4 else f"{v:+.3f}"
 
 
-def frame(m, rows: Sequence[str], cols: Sequence[str], fmt=cell_text) -> pd.DataFrame:
+def axes(step: str, t: HandTrace) -> tuple[list[str], list[str]]:
+    """Row and column labels of a step's grid (q, k, v, z: features by tokens; k_t: tokens by
+    features; the rest: keys by queries, and col_sums one row under the queries)."""
+    tok = tokens(t.tokens)
+    if step in ("q", "k", "v", "z"):
+        return dims(len(getattr(t, step))), tok
+    if step == "k_t":
+        return tok, dims(t.d_k)
+    queries = [f"query {s}" for s in tok]
+    return (["column sum"], queries) if step == "col_sums" else ([f"key {s}" for s in tok], queries)
+
+
+def text_table(m, rows: Sequence[str], cols: Sequence[str], fmt=cell_text) -> pd.DataFrame:
     """The grid `m` (R, C) as a table of text, labelled like the sheet."""
     m = np.asarray(m, dtype=object).reshape(len(rows), len(cols))
     return pd.DataFrame([[fmt(v) for v in row] for row in m], index=list(rows), columns=list(cols))
@@ -73,12 +86,9 @@ def show(df: pd.DataFrame, *, title: str, key: str, masked=None, caption: str = 
 
 
 def plain(text: str) -> str:
-    """`text` with every Markdown character escaped, for messages that quote the learner."""
+    """`text` with every Markdown character escaped: the sheet's own lines, shown as printed
+    (a rule such as "1. Q = W_Q X" must not become a numbered list)."""
     return _MARKDOWN.sub(r"\\\1", text)
-
-
-def show_error(exc: Exception) -> None:
-    st.error(plain(str(exc)), icon=":material/error:")
 
 
 def exercise_controls(prefix: str, *, sizes: bool = False) -> dict:
@@ -128,7 +138,7 @@ def givens(ex: Exercise, key: str) -> None:
     widths = [ex.tokens + 1, *[ex.features + 1] * 3]
     cols = st.columns(widths)
     with cols[0]:
-        show(frame(ex.x, feat, tok), title="X (features × tokens)", key=f"{key}_x")
+        show(text_table(ex.x, feat, tok), title="X (features × tokens)", key=f"{key}_x")
     for col, name, w in zip(cols[1:], ("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v), strict=True):
         with col:
-            show(frame(w, rows, feat), title=name, key=f"{key}_{name.lower()}")
+            show(text_table(w, rows, feat), title=name, key=f"{key}_{name.lower()}")

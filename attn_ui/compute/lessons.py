@@ -1,4 +1,7 @@
-"""From the learner's settings to the core's traces, cached. No maths here: it calls attn_core."""
+"""The step pages' computation: the lesson settings -> the core's traces, cached and shared.
+
+No maths here: it calls attn_core.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import streamlit as st
 import attn_core
 from attn_core import MultiHeadTrace, Trace
 from attn_core.text import MAX_TOKENS, embed
+from attn_ui.compute.model import minilm
 from attn_ui.controls import LessonSettings
 
 
@@ -22,14 +26,6 @@ class LessonRun:
     x: np.ndarray
     trace: Trace
     multi: MultiHeadTrace | None
-
-
-@st.cache_resource(show_spinner="Loading the pretrained model (once per server)...")
-def minilm():
-    """The pretrained model, loaded once per server process and shared; never mutated."""
-    from attn_core.pretrained import load_minilm
-
-    return load_minilm()
 
 
 def lesson_mask(s: LessonSettings, t: int) -> np.ndarray | None:
@@ -109,3 +105,27 @@ def _lesson_run(s: LessonSettings, multi: bool) -> LessonRun:
         return LessonRun(tuple(tokens), x, trace, None)
     mh = attn_core.multi_head_attention(x, w.w_q, w.w_k, w.w_v, w.w_o, n_heads, mask=mask)
     return LessonRun(tuple(tokens), x, trace, mh)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def real_head(sentence: str, layer: int, head: int) -> tuple[Trace, tuple[np.ndarray, ...]]:
+    """MiniLM's head with its W_Q, W_K, W_V recorded, and its biases (b_Q, b_K, b_V)."""
+    model = minilm()
+    return model.head_trace(model.run(sentence), layer, head), model.head_bias(layer, head)
+
+
+def with_d_v(x: np.ndarray, s: LessonSettings, d_v: int) -> Trace:
+    """The lesson's random head with values d_v wide; W_Q and W_K are the usual ones."""
+    w = attn_core.lesson_weights(s.d_model, s.d_k, d_v, seed=s.seed)
+    return attn_core.self_attention(x, w.w_q, w.w_k, w.w_v, temperature=s.temperature)
+
+
+def preset_mask(s: LessonSettings, t: int) -> np.ndarray:
+    """The sidebar's mask as a (T, T) boolean grid; no mask is a grid of True."""
+    mask = lesson_mask(s, t)
+    return attn_core.window_mask(t, t) if mask is None else mask  # width T: global
+
+
+def masked_trace(t: Trace, mask: np.ndarray | None, temperature: float) -> Trace:
+    """The same q, k, v and scale as `t`, attended under another mask."""
+    return attn_core.attention(t.q, t.k, t.v, mask=mask, scale=t.scale, temperature=temperature)

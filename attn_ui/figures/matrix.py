@@ -1,0 +1,72 @@
+"""Drawing a matrix on a page: heatmap, shape, the by-hand transpose, and its numbers as a table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from attn_ui.figures.heatmap import CHART_CONFIG, chart, heatmap_spec
+from attn_ui.tables import numbers, table
+
+__all__ = ["CHART_CONFIG", "matrix", "oriented"]
+
+
+def matrix(
+    m: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    name: str,
+    by_hand_name: str | None = None,
+    kind: str = "signed",
+    row_title: str = "query",
+    col_title: str = "key",
+    columns: bool = False,
+    show_numbers: bool = True,
+    key: str,
+    hover: np.ndarray | None = None,
+    height: int | None = None,
+    narrow: bool = False,
+) -> None:
+    """Show `m` (R, C) as a heatmap titled with its name and shape, plus its table.
+
+    columns=True shows the by-hand layout: the transpose, titled `by_hand_name`.
+    narrow=True: the figure is in a narrow column (its colour bar goes below).
+    """
+    if columns:
+        hover = None if hover is None else hover.T
+    m, rows, cols, name, row_title, col_title = oriented(
+        m,
+        rows,
+        cols,
+        name=name,
+        by_hand_name=by_hand_name,
+        row_title=row_title,
+        col_title=col_title,
+        columns=columns,
+    )
+    title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
+    spec = heatmap_spec(
+        m,
+        rows,
+        cols,
+        title=title,
+        kind=kind,
+        row_title=row_title,
+        col_title=col_title,
+        show_numbers=show_numbers,
+        hover=hover,
+        height=height,
+        narrow=narrow,
+    )
+    chart(spec, key=f"{key}_chart")
+    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+
+
+def oriented(m, rows, cols, *, name, by_hand_name, row_title, col_title, columns):
+    """The matrix as the learner asked to see it: as is, or (columns=True) the by-hand
+    layout, its transpose with rows and columns swapped and its by-hand name."""
+    if not columns:
+        return m, rows, cols, name, row_title, col_title
+    return m.T, cols, rows, by_hand_name or f"({name})ᵀ", col_title, row_title

@@ -1,0 +1,147 @@
+"""Figures as the pages place them: a lesson matrix in the learner's layout, matrices side by
+side, every head in small multiples, a row's weights at several temperatures, a lab's curve
+against d. Each draws through ``matrix`` (heatmap and numbers) or ``chart`` (any figure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from attn_core import why_scale
+from attn_ui.controls import LessonSettings
+from attn_ui.figures import heatmap, plots
+from attn_ui.figures.matrix import CHART_CONFIG, matrix
+
+
+def chart(fig: go.Figure, key: str) -> None:
+    """A Plotly figure across its column, with the PNG button."""
+    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
+
+
+def square(
+    m: np.ndarray,
+    tokens,
+    s: LessonSettings,
+    *,
+    name: str,
+    key: str,
+    by_hand: str | None = None,
+    kind: str = "signed",
+) -> None:
+    """A (T, T) matrix, queries by keys, in the learner's layout and with their number setting."""
+    matrix(
+        m,
+        tokens,
+        tokens,
+        name=name,
+        by_hand_name=by_hand,
+        kind=kind,
+        key=key,
+        columns=s.columns,
+        show_numbers=s.show_numbers,
+    )
+
+
+def per_token(
+    m: np.ndarray,
+    tokens,
+    cols,
+    s: LessonSettings,
+    *,
+    name: str,
+    key: str,
+    by_hand: str | None = None,
+    row_title: str = "token",
+    col_title: str = "feature",
+) -> None:
+    """A matrix with one row per token (or any rows: `tokens` are just labels) and named columns."""
+    matrix(
+        m,
+        tokens,
+        cols,
+        name=name,
+        by_hand_name=by_hand,
+        row_title=row_title,
+        col_title=col_title,
+        key=key,
+        columns=s.columns,
+        show_numbers=s.show_numbers,
+    )
+
+
+def in_a_row(
+    mats: dict[str, np.ndarray], rows, cols: list, *, by_hand: list[str], key: str, **kw
+) -> None:
+    """`matrix` for each named matrix, side by side (stacked on a phone)."""
+    parts = zip(st.columns(len(mats)), mats.items(), cols, by_hand, strict=True)
+    for n, (col, (name, m), c, hand) in enumerate(parts):
+        with col:
+            matrix(m, rows, c, name=name, by_hand_name=hand, key=f"{key}{n}", **kw)
+
+
+def heads_grid(weights: Sequence[np.ndarray], tokens, s: LessonSettings) -> None:
+    """Small multiples: every head's (T, T) weights, 4 to a row (2 for longer sentences)."""
+    per_row = min(len(weights), 4 if len(tokens) <= 6 else 2)  # long sentences need width
+    for first in range(0, len(weights), per_row):
+        heads = range(first, min(first + per_row, len(weights)))
+        for h, col in zip(heads, st.columns(per_row), strict=False):  # the last row may be short
+            with col:
+                name = f"head {h}: A_{h}"
+                square(weights[h], tokens, s, name=name, kind="weights", key=f"mh_a{h}")
+
+
+def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSettings, key: str):
+    """One row's weights at several temperatures, one heatmap row per temperature."""
+    rows = [f"τ = {x:g}" + ("  (yours)" if x == tau else "") for x in taus]
+    fig = heatmap.heatmap(
+        sweep,
+        rows,
+        tokens,
+        title=title,
+        kind="weights",
+        row_title="temperature",
+        col_title="key",
+        show_numbers=s.show_numbers,
+    )
+    chart(fig, key)
+
+
+def saturation_chart(
+    sweep: why_scale.ScaleSweep,
+    sample: why_scale.ScaleSample,
+    field: str,
+    *,
+    title: str,
+    y_title: str,
+    log_y=False,
+    closed=(),
+) -> None:
+    """One `Saturation` field against d, unscaled (red) and scaled (blue), the learner's d
+    marked; the variance gets error bars of 2 sampling errors."""
+    series, marks = [*closed], []
+    for name, scaled, colour in (
+        ("q·k", False, plots.UNSCALED),
+        ("q·k / √d", True, plots.SCALED),
+    ):
+        error = None
+        if field == "variance":
+            error = [
+                2
+                * why_scale.variance_standard_error(
+                    int(d), sample.n_queries, sample.n_keys, scaled=scaled
+                )
+                for d in sweep.d
+            ]
+        series.append(
+            (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
+        )
+        mark = getattr(why_scale.saturation(sample, scaled=scaled), field)
+        marks.append((f"{name} at your d", mark, colour))
+    fig = plots.sweep_figure(
+        sweep.d, series, sample.d, title=title, y_title=y_title, log_y=log_y, marks=marks
+    )
+    chart(fig, f"why_scale_{field}")

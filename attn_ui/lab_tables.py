@@ -1,0 +1,159 @@
+"""Tables of the labs: measured saturation, soft against hard selection, sigmoid, search
+results, the cost of a score, timings, the transformer block's stages.
+
+Small DataFrames from the core's results; no maths here beyond labels (s / τ, 1 − σ(s)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from attn_core import block, cost, similarity, softmax_facts, why_scale
+from attn_core.alignment import ScoreCost
+from attn_ui.tables import labels
+
+SATURATION_ROWS = {
+    "variance (simulated)": "variance",
+    "variance (closed form)": "closed_form",
+    "largest weight": "max_weight",
+    "entropy (nats)": "entropy",
+    "gradient size ‖J‖": "grad_norm",
+    "largest |J| entry": "grad_max",
+}
+STAGE_NAMES = {
+    "x": "x (input)",
+    "attn": "attention",
+    "res_1": "x + attention",
+    "norm_1": "LN 1 (no γ, β)",
+    "ln_1": "LN 1 = h",
+    "ffn": "FFN(h)",
+    "res_2": "h + FFN(h)",
+    "norm_2": "LN 2 (no γ, β)",
+    "out": "LN 2 = output",
+}
+
+
+def saturation_table(sample: why_scale.ScaleSample) -> pd.DataFrame:
+    """The learner's d, measured: one column without and one with the scale."""
+    cols = {}
+    for name, scaled in (("q·k", False), ("q·k / √d", True)):
+        sat = why_scale.saturation(sample, scaled=scaled)
+        values = [getattr(sat, field) for field in SATURATION_ROWS.values()]
+        se = why_scale.variance_standard_error(
+            sample.d, sample.n_queries, sample.n_keys, scaled=scaled
+        )
+        cols[name] = [*values, se]
+    index = [*SATURATION_ROWS, "sampling error of the variance (1 sd)"]
+    return pd.DataFrame(cols, index=index)
+
+
+def selection_table(scores: np.ndarray, tau: float, soft: np.ndarray, hard: np.ndarray):
+    """One row per score: the score, score / tau, its softmax weight and its argmax weight."""
+    return pd.DataFrame(
+        {"score s": scores, f"s / {tau:g}": scores / tau, "softmax": soft, "argmax": hard},
+        index=[f"s{j}" for j in range(len(scores))],
+    )
+
+
+def sigmoid_table(s: float) -> pd.DataFrame:
+    """softmax({0, s}) next to sigmoid(s) and 1 - sigmoid(s), to 4 decimals and in full."""
+    pair, sig = softmax_facts.softmax_pair(s), float(softmax_facts.sigmoid(s))
+    rows = {
+        "softmax({0, s}) first weight": pair[0],
+        "1 − sigmoid(s)": 1.0 - sig,
+        "softmax({0, s}) second weight": pair[1],
+        "sigmoid(s)": sig,
+    }
+    return pd.DataFrame(
+        {"rounded": [round(v, 4) for v in rows.values()], "value": list(rows.values())},
+        index=list(rows),
+    ).rename_axis(f"s = {s:g}")
+
+
+def topic_text(values: np.ndarray) -> str:
+    """'travel 70 %, food 30 %': a value row in words."""
+    parts = [(v, t) for v, t in zip(values, similarity.TOPICS, strict=True) if v > 0]
+    return ", ".join(f"{t} {v:.0%}" for v, t in sorted(parts, reverse=True))
+
+
+def retrieval_table(r: similarity.RetrievalTrace) -> pd.DataFrame:
+    """One row per video: its title (the key), value, score and weight."""
+    return pd.DataFrame(
+        {
+            "key: title": [v.title for v in similarity.CATALOGUE],
+            "value: topics": [topic_text(v) for v in r.values],
+            "score: cosine": r.scores,
+            "weight": r.weights,
+            "best match": ["◀ best" if i == r.best else "" for i in range(len(r.scores))],
+        }
+    )
+
+
+def dot_cos_table(t: similarity.SimilarityTrace, tokens: Sequence[str], i: int, j: int):
+    """Two tokens' dot product taken apart: dot = |x_i| |x_j| cos."""
+    names = labels(tokens)
+    rows = {
+        f"|x| of {names[i]}": t.norms[i],
+        f"|x| of {names[j]}": t.norms[j],
+        "cosine": t.cosines[i, j],
+        "|x_i| |x_j| cosine": t.norms[i] * t.norms[j] * t.cosines[i, j],
+        "dot product x_i · x_j": t.dots[i, j],
+    }
+    return pd.DataFrame({"value": list(rows.values())}, index=list(rows))
+
+
+def score_cost_table(c: ScoreCost, t_t: int, t_s: int, d: int, d_a: int) -> pd.DataFrame:
+    """Multiply-adds, tanh evaluations and stored numbers of the dot-product and the additive
+    score, as formulas and as numbers for the current sizes."""
+    return pd.DataFrame(
+        {
+            "multiply-adds": [c.dot, c.additive, c.additive_naive],
+            "formula": ["T_t·T_s·d", "d_a·(T_t·d + T_s·d + T_t·T_s)", "T_t·T_s·d_a·(2d + 1)"],
+            "tanh": [0, c.tanh, c.tanh],
+            "numbers kept per score grid": [c.stored_dot, c.stored_additive, c.stored_additive],
+        },
+        index=[
+            "dot product s·h (one matmul)",
+            "additive, W₁s and W₂h computed once",
+            "additive, recomputed for every pair",
+        ],
+    ).rename_axis(f"T_t = {t_t}, T_s = {t_s}, d = {d}, d_a = {d_a}")
+
+
+def timing_table(c: cost.CostCurve) -> pd.DataFrame:
+    """One row per measured size: times in ms, memory in KiB."""
+    cols = {
+        "T": c.t,
+        "d": c.d,
+        "attention (ms)": c.seconds * 1e3,
+        "weights (KiB)": c.weights_bytes / 1024,
+        "all T×T arrays (KiB)": c.trace_bytes / 1024,
+    }
+    if c.rnn_seconds is not None:
+        cols["RNN, T steps (ms)"] = c.rnn_seconds * 1e3
+    return pd.DataFrame(cols)
+
+
+def strongest_table(weights: np.ndarray, rows: Sequence[str], cols: Sequence[str]) -> pd.DataFrame:
+    """Per query row: the key with the largest weight, and that weight."""
+    best = weights.argmax(axis=1)
+    return pd.DataFrame(
+        {"strongest key": [labels(cols)[j] for j in best], "weight": weights.max(axis=1)},
+        index=labels(rows),
+    )
+
+
+def stage_spread(trace: block.BlockTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
+    """Each token's mean (or standard deviation) across its features, at every stage."""
+    cols = {STAGE_NAMES[s]: block.spread(getattr(trace, s))[int(std)] for s in block.STAGES}
+    return pd.DataFrame(cols, index=labels(tokens))
+
+
+def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
+    """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
+    mean, sd = block.spread(a, axis)
+    df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=list(names))
+    return df.round(6) + 0.0  # no -0.0

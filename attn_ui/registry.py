@@ -1,0 +1,88 @@
+"""Every page of the app, in one place: its file, title, menu group, lesson text and order.
+
+A page's URL is its file name: Streamlit serves ``pages/03_Scores.py`` at ``/Scores`` (the
+number only sorts Streamlit's own menu, which is switched off). Teachers keep those links, so
+the files keep their names; everything else about a page is written here and only here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # pages/NN_Name.py, relative to the app root, as st.page_link wants it
+    title: str
+    group: str  # one of GROUPS: the menu section
+    name: str  # lessons/<name>.md holds its text; also how code names the page
+
+    @property
+    def url(self) -> str:
+        """Streamlit's address for the page: pages/03_Scores.py is /Scores."""
+        return "/" + Path(self.path).stem.split("_", 1)[1]
+
+
+GROUPS = ("The steps", "Labs", "By hand", "Real model")
+
+# The order is the menu's, and the previous/next chain within a group.
+PAGES: tuple[Page, ...] = (
+    Page("pages/00_Overview.py", "Overview: the whole pipeline", "The steps", "overview"),
+    Page("pages/01_Tokens.py", "1. Tokens and embeddings: X", "The steps", "tokens"),
+    Page("pages/02_Projection.py", "2. Projection: Q, K and V", "The steps", "projection"),
+    Page("pages/03_Scores.py", "3. Scores: S = Q Kᵀ", "The steps", "scores"),
+    Page("pages/04_Scaling.py", "4. Scaling: divide by √d_k", "The steps", "scaling"),
+    Page("pages/05_Softmax.py", "5. Softmax: rows sum to 1", "The steps", "softmax"),
+    Page("pages/06_Weighted_sum.py", "6. Weighted sum: Z = A V", "The steps", "weighted_sum"),
+    Page("pages/07_Masking.py", "7. Masking: who sees whom", "The steps", "masking"),
+    Page("pages/08_Multi-head.py", "8. Multi-head attention", "The steps", "multihead"),
+    Page("pages/40_Why_scale.py", "Why √d: variance and saturation", "Labs", "why_scale"),
+    Page("pages/41_Softmax_lab.py", "Softmax lab: temperature, argmax", "Labs", "softmax_lab"),
+    Page("pages/42_Similarity.py", "Similarity: dot, cosine, search", "Labs", "similarity"),
+    Page("pages/43_Additive.py", "Additive attention (Bahdanau)", "Labs", "additive"),
+    Page("pages/44_Cross_attention.py", "Cross-attention: a second sentence", "Labs", "cross"),
+    Page("pages/45_Local_attention.py", "Local attention: a window", "Labs", "local"),
+    Page("pages/46_Cost.py", "Cost: time and memory against T", "Labs", "cost"),
+    Page("pages/47_Transformer_block.py", "Transformer block: the layer", "Labs", "block"),
+    Page("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
+    Page("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
+    Page("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
+    Page(
+        "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
+    ),
+)
+
+
+class UnregisteredPage(LookupError):
+    """A page file or name that PAGES does not list."""
+
+
+def info(file: str) -> Page:
+    """The registered page whose file is `file` (a page passes its ``__file__``)."""
+    name = Path(file).name
+    for p in PAGES:
+        if Path(p.path).name == name:
+            return p
+    raise UnregisteredPage(
+        f"pages/{name} is not registered. Add a line for it to PAGES in attn_ui/registry.py: "
+        f'Page("pages/{name}", title, group (one of {", ".join(GROUPS)}), lesson name).'
+    )
+
+
+def page(name: str) -> Page:
+    """The registered page called `name` (its lesson name, e.g. "overview")."""
+    for p in PAGES:
+        if p.name == name:
+            return p
+    raise UnregisteredPage(
+        f"No page is called {name!r}. The names are the last field of PAGES in "
+        f"attn_ui/registry.py: {', '.join(p.name for p in PAGES)}."
+    )
+
+
+def in_group(group: str) -> list[Page]:
+    """The pages of one menu group, in menu order."""
+    return [p for p in PAGES if p.group == group]

@@ -1,0 +1,88 @@
+"""Input widgets the pages share beyond the lesson settings (``controls``): a token picker,
+widgets whose value outlives a visit to another page, and the masking page's grid of ticks.
+
+Widgets only: a mask is validated and attended by ``attn_core``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attn_core import explain
+from attn_ui.frame import fill
+from attn_ui.tables import labels, table_height
+
+CELL_PX = 58  # a checkbox column: narrow, so a 12-token grid fits a laptop screen
+ROW_PX = 35  # Streamlit's default row height, fixed here so browser tests can find a cell
+
+
+def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 0) -> int:
+    """A token chosen by its position ('4 the'), so both copies of a repeated word can be
+    picked. A choice that a shorter sentence no longer has falls back to `default`."""
+    if st.session_state.get(key) not in range(len(tokens)):
+        st.session_state[key] = min(default, len(tokens) - 1)
+    names = labels(tokens)
+    return st.selectbox(label, range(len(tokens)), format_func=names.__getitem__, key=key)
+
+
+def remembered(page: str, name: str, default) -> dict:
+    """Widget kwargs (key <page>_<name>) whose value survives a visit to another page:
+    Streamlit drops the state of widgets a page does not draw, so it is kept in a plain dict
+    (``st.session_state[page]``)."""
+    key = f"{page}_{name}"
+    store = st.session_state.setdefault(page, {})
+    if key not in st.session_state:
+        st.session_state[key] = store.get(name, default)
+
+    def keep() -> None:
+        st.session_state[page][name] = st.session_state[key]
+
+    return {"key": key, "on_change": keep}
+
+
+def choose(page: str, **values) -> None:
+    """Set `remembered` widgets from code (a callback: it runs before the widgets are drawn)."""
+    for name, value in values.items():
+        st.session_state[f"{page}_{name}"] = value
+        st.session_state.setdefault(page, {})[name] = value
+
+
+def mask_editor(
+    base: np.ndarray, tokens: Sequence[str], *, key: str, columns: bool = False
+) -> np.ndarray:
+    """A grid of checkboxes seeded with `base` (T_q, T_k); returns the ticked mask, validated.
+
+    columns=True shows the by-hand layout (queries as columns); the mask returned is
+    always (T_q, T_k). Raises the core's AttentionInputError for an empty cell or a bad shape.
+    """
+    names = labels(tokens)
+    grid = base.T if columns else base
+    df = pd.DataFrame(grid.astype(bool), index=names, columns=names)
+    config = {n: st.column_config.CheckboxColumn(n, width=CELL_PX) for n in names}
+    edited = st.data_editor(
+        df,
+        column_config=config,
+        num_rows="fixed",
+        key=key,
+        height=table_height(len(df)),
+        row_height=ROW_PX,
+    )
+    mask = explain.bool_mask(edited.to_numpy(dtype=object), grid.shape)
+    return mask.T if columns else mask
+
+
+def custom_mask(preset: np.ndarray, tokens, s, text: dict[str, str]) -> np.ndarray:
+    """The custom-mask toggle and, when it is on, the grid of ticks; returns the mask to use.
+
+    s : the lesson settings (mask preset, by-hand layout); text : the page's lesson sections."""
+    if not st.toggle("Edit the mask cell by cell (custom mask)", key="mask_custom"):
+        st.caption(text["The mask presets"])
+        return preset
+    grid = "Columns are queries, rows are keys" if s.columns else "Rows are queries, columns keys"
+    st.caption(fill(text["Editing the mask"], grid=grid))
+    key = f"mask_editor_{s.mask}_{s.n_pad}_{s.window}_{s.columns}"  # a new grid per preset
+    return mask_editor(preset, tokens, key=key, columns=s.columns)
