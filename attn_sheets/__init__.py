@@ -1,4 +1,4 @@
-"""Printable by-hand worksheets built from an ``attn_core.exercises.Exercise``. No Streamlit:
+"""Printable by-hand worksheets built from an ``attn_core.by_hand.Exercise``. No Streamlit:
 the worksheets page and the command line both use this package.
 
 * ``template_pdf`` / ``key_pdf``: the blank sheet (givens printed, answer boxes empty) and

@@ -6,7 +6,7 @@ import io
 import zipfile
 from collections.abc import Iterable
 
-from attn_core.exercises import Exercise, make_exercise
+from attn_core.by_hand.exercises import Exercise, make_exercise
 from attn_sheets.pdf import key_pdf, sheets_pdf, template_pdf
 from attn_sheets.tables import givens_csv, workbook_xlsx
 

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS
 from attn_core.errors import AttentionInputError
-from attn_core.exercises import DIFFICULTIES, VARIANTS
 from attn_sheets.bundle import class_files, zip_files
 from attn_sheets.pdf import PAPERS
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 
 from fpdf import FPDF
 
+from attn_core.by_hand.exercises import Exercise
 from attn_core.errors import AttentionInputError
-from attn_core.exercises import Exercise
 from attn_sheets.sheet import Grid, describe, rules, sections
 
 PAPERS = ("A4", "Letter")

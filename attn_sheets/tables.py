@@ -14,7 +14,7 @@ from fractions import Fraction
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
-from attn_core.exercises import Exercise
+from attn_core.by_hand.exercises import Exercise
 from attn_sheets.sheet import Grid, describe, rules, sections
 
 _THIN = Side(style="thin", color="808080")

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from attn_core import block, cost, similarity, softmax_facts, why_scale
-from attn_core.alignment import ScoreCost
+from attn_core.labs import cost, normalisation, scaling, similarity, softmax_facts
+from attn_core.labs.additive import ScoreCost
+from attn_core.pretrained import bert_layer
 from attn_ui.tables import labels
 
 SATURATION_ROWS = {
@@ -36,13 +37,13 @@ STAGE_NAMES = {
 }
 
 
-def saturation_table(sample: why_scale.ScaleSample) -> pd.DataFrame:
+def saturation_table(sample: scaling.ScaleSample) -> pd.DataFrame:
     """The learner's d, measured: one column without and one with the scale."""
     cols = {}
     for name, scaled in (("q·k", False), ("q·k / √d", True)):
-        sat = why_scale.saturation(sample, scaled=scaled)
+        sat = scaling.saturation(sample, scaled=scaled)
         values = [getattr(sat, field) for field in SATURATION_ROWS.values()]
-        se = why_scale.variance_standard_error(
+        se = scaling.variance_standard_error(
             sample.d, sample.n_queries, sample.n_keys, scaled=scaled
         )
         cols[name] = [*values, se]
@@ -146,14 +147,16 @@ def strongest_table(weights: np.ndarray, rows: Sequence[str], cols: Sequence[str
     )
 
 
-def stage_spread(trace: block.BlockTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
+def stage_spread(trace: bert_layer.LayerTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
     """Each token's mean (or standard deviation) across its features, at every stage."""
-    cols = {STAGE_NAMES[s]: block.spread(getattr(trace, s))[int(std)] for s in block.STAGES}
+    cols = {
+        STAGE_NAMES[s]: normalisation.spread(getattr(trace, s))[int(std)] for s in bert_layer.STAGES
+    }
     return pd.DataFrame(cols, index=labels(tokens))
 
 
 def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
     """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
-    mean, sd = block.spread(a, axis)
+    mean, sd = normalisation.spread(a, axis)
     df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=list(names))
     return df.round(6) + 0.0  # no -0.0

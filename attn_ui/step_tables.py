@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core import explain
-from attn_core.stats import Repeat, SoftmaxSummary, dot_terms
+from attn_core.labs import softmax_facts, weighted_sum
+from attn_core.labs.scaling import SoftmaxSummary
+from attn_core.labs.similarity import dot_terms
+from attn_core.text import Repeat
 from attn_ui.tables import labels, table_height
 
 SPECIAL = frozenset({"[CLS]", "[SEP]", "[UNK]", "[PAD]", "[MASK]"})
@@ -117,7 +119,7 @@ def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) 
     st.dataframe(df, key=key, height=table_height(len(df)))
 
 
-def softmax_table(steps: explain.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
+def softmax_table(steps: softmax_facts.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
     """The softmax of one row, one line per key, -inf spelled out as masked."""
     cols = {
         "score s": steps.scores,
@@ -136,6 +138,6 @@ def parts_table(
     """Rows a_j v_j per key (the weight in the label), then their sum and the engine's row."""
     names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
     df = pd.DataFrame(parts, index=names, columns=list(features))
-    df.loc["sum of the rows above"] = explain.row_sums(parts.T)  # sum over the keys
+    df.loc["sum of the rows above"] = weighted_sum.row_sums(parts.T)  # sum over the keys
     df.loc["Z row (the engine)"] = z_row
     st.dataframe(df.round(4), key=key, height=table_height(len(df)))

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import masking
 from attn_ui.frame import fill
 from attn_ui.tables import labels, table_height
 
@@ -71,7 +71,7 @@ def mask_editor(
         height=table_height(len(df)),
         row_height=ROW_PX,
     )
-    mask = explain.bool_mask(edited.to_numpy(dtype=object), grid.shape)
+    mask = masking.bool_mask(edited.to_numpy(dtype=object), grid.shape)
     return mask.T if columns else mask
 
 

@@ -4,7 +4,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import stats
+from attn_core.labs import similarity
+from attn_core.text import repeated_tokens
 from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures.matrix import matrix
 
@@ -38,14 +39,14 @@ matrix(
     key="tok_x",
     **common,
 )
-repeats = stats.repeated_tokens(tok, x)
+repeats = repeated_tokens(tok, x)
 if repeats:
     st.markdown(text["Repeated tokens"])
     st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
 
 st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
 matrix(
-    stats.cosine_similarity(x),
+    similarity.cosine_similarity(x),
     tok,
     tok,
     name="cos(xᵢ, xⱼ)",

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import stats
+from attn_core.labs import scaling
 from attn_ui import compute, controls, frame, notices, step_tables
 from attn_ui.figures import panels, scaling_charts
 from attn_ui.figures.matrix import matrix
@@ -16,7 +16,7 @@ with frame.stop_on_error():
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
 
 t, tok = run.trace, run.tokens
-u = stats.without_scaling(t)
+u = scaling.without_scaling(t)
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
 st.latex(
     rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
@@ -56,7 +56,9 @@ with c[1]:
         key="scl_ws",
         **common,
     )
-summary = step_tables.summary_table(stats.softmax_summary(u), stats.softmax_summary(t), len(tok))
+summary = step_tables.summary_table(
+    scaling.softmax_summary(u), scaling.softmax_summary(t), len(tok)
+)
 c = st.columns([1, 1.4])
 c[0].dataframe(summary, key="scl_summary", width="stretch")
 c[1].caption(text["Reading the table"])

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import softmax_facts, weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, widgets
 from attn_ui.figures import bars, panels
 
@@ -28,11 +28,13 @@ with c[1]:
 with c[2]:
     what = "column" if s.columns else "row"
     st.markdown(f"**Every {what} sums to 1**")
-    step_tables.sums_table({f"{what} sum of A": explain.row_sums(t.weights)}, tok, key="sm_sums")
+    step_tables.sums_table(
+        {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
+    )
 
 st.subheader("2. One query up close")
 i = widgets.pick_token(tok, label="Query token (row of A)", key="sm_query", default=1)
-row = explain.softmax_steps(t.masked[i], tau)
+row = softmax_facts.softmax_steps(t, i)
 c = st.columns(2)
 with c[0]:
     fig = bars.row_bars(row.divided, tok, title=f"Scores of row {i}, ÷ τ", y_title="s / τ")
@@ -47,7 +49,7 @@ step_tables.softmax_table(row, tok, key="sm_steps")
 
 st.subheader("3. Temperature: sharper or flatter")
 taus = sorted({*SWEEP, tau})
-sweep = explain.temperature_sweep(t.masked[i], taus)
+sweep = softmax_facts.temperature_sweep(t.masked[i], taus)
 title = f"Weights of row {i} at several temperatures"
 panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
 st.caption(text["Temperature"])

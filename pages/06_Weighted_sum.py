@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
 from attn_ui.figures import bars, panels
 
@@ -34,9 +34,9 @@ with c[2]:
 
 st.subheader("2. One output row, taken apart")
 i = widgets.pick_token(tok, label="Output row of token", key="ws_query", default=1)
-parts = explain.weighted_sum_parts(t.weights[i], t.v)
+parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
 what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
-total = f"{explain.row_sums(t.weights[i]):.4f}"
+total = f"{weighted_sum.row_sums(t.weights[i]):.4f}"
 st.markdown(frame.fill(text["One output row"], what=what, i=i, last=len(tok) - 1, total=total))
 c = st.columns([1.1, 1])
 with c[0]:

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import masking, weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
 from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.figures import panels
@@ -20,12 +20,12 @@ with frame.stop_on_error():
 
 c = st.columns(2)
 with c[0]:
-    m = explain.additive_mask(mask)
+    m = masking.additive_mask(mask)
     panels.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
 with c[1], frame.stop_on_error():  # a row with nothing allowed: say which, never NaN
     t = masked_trace(base.trace, mask, s.temperature)
     panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
-wrong = explain.mask_after_softmax(base.trace.scaled, mask, s.temperature)
+wrong = masking.mask_after_softmax(base.trace.scaled, mask, s.temperature)
 
 st.subheader("2. Right way against wrong way")
 c = st.columns(2)
@@ -56,7 +56,10 @@ what = "column" if s.columns else "row"
 c = st.columns([0.8, 1.2])
 with c[0]:
     st.markdown(frame.fill(text["Sum of each row"], what=what))
-    sums = {"right way": explain.row_sums(t.weights), "wrong way": explain.row_sums(wrong)}
+    sums = {
+        "right way": weighted_sum.row_sums(t.weights),
+        "wrong way": weighted_sum.row_sums(wrong),
+    }
     step_tables.sums_table(sums, tok, key="mask_sums")
 with c[1]:
     v_cols = tables.features(t.d_v, "v")

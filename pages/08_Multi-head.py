@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import explain
+from attn_core.labs import weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures import panels
 
@@ -35,7 +35,7 @@ view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="
 if view == "Each head":
     panels.heads_grid([h.weights for h in mh.heads], tok, s)
 else:
-    mean = explain.mean_over_heads(mh.weights)
+    mean = weighted_sum.mean_over_heads(mh.weights)
     panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
     st.caption(text["The mean over heads"])
 

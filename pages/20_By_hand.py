@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from attn_core.hand_compare import compare_exact
-from attn_core.pencil import hand_attention
+from attn_core.by_hand.compare import compare_exact
+from attn_core.by_hand.trace import hand_attention
 from attn_ui import frame
 from attn_ui.by_hand import inputs, steps
 from attn_ui.by_hand.grids import tokens

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from attn_core import why_scale
+from attn_core.labs import scaling
 from attn_ui import frame, lab_tables, tables
 from attn_ui.compute import labs
 from attn_ui.figures import panels
@@ -13,7 +13,7 @@ KEYS = (2, 4, 8, 16, 32, 64)
 
 text = frame.page(__file__)
 c = st.columns([2, 1, 1])
-d = c[0].slider("d: entries in q and k", 1, why_scale.MAX_D, 64, key="why_scale_d")
+d = c[0].slider("d: entries in q and k", 1, scaling.MAX_D, 64, key="why_scale_d")
 n_keys = c[1].select_slider("keys per row (softmax length)", KEYS, 8, key="why_scale_keys")
 seed = int(c[2].number_input("seed", 0, 10_000, 0, step=1, key="why_scale_seed"))
 sample, sweep = labs.scale_sample(d, n_keys, seed), labs.scale_sweep(n_keys, seed)
@@ -86,7 +86,7 @@ fig = charts.grouped_bars(
 panels.chart(fig, "why_scale_row")
 c = st.columns(2)
 for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(q·k / √d)"))):
-    jac = why_scale.softmax_jacobian(p)
+    jac = scaling.softmax_jacobian(p)
     with c[n]:
         fig = charts.fixed_heatmap(
             jac,

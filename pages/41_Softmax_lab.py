@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import attn_core
-from attn_core import explain, softmax_facts
+from attn_core.labs import softmax_facts
 from attn_ui import frame, lab_tables
 from attn_ui.figures import panels
 from attn_ui.figures import plots as charts
@@ -38,7 +38,7 @@ with frame.stop_on_error(section=True):  # bad scores: say why; section 2 still 
     )
     with c[0]:
         panels.chart(fig, "softmax_lab_bars")
-    path = explain.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
+    path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
     colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
     fig = charts.lines(
         [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import similarity, softmax_facts
+from attn_core.labs import similarity, softmax_facts
 from attn_ui import controls, frame, lab_tables, notices, widgets
 from attn_ui.compute import labs
 from attn_ui.figures import bars, panels

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import attn_core
-from attn_core import alignment
+from attn_core.labs import additive
 from attn_ui import frame, lab_tables, tables, widgets
 from attn_ui.compute import labs
 from attn_ui.figures import bars, panels
@@ -31,8 +31,8 @@ with frame.stop_on_error("Source sentence"):
     h_tok, h = labs.embedded(src, d)
 with frame.stop_on_error("Target sentence"):
     s_tok, s = labs.embedded(tgt, d)
-w_1, w_2, v_a = alignment.additive_params(d, d, d_a, seed=seed)
-add = alignment.additive_alignment(s, h, w_1, w_2, v_a)
+w_1, w_2, v_a = additive.additive_params(d, d, d_a, seed=seed)
+add = additive.additive_alignment(s, h, w_1, w_2, v_a)
 dot = attn_core.attention(s, h, h)  # scaled by 1 / √d; the values are the keys, as in Bahdanau
 
 st.subheader("1. Alignment: each target token's weights over the source tokens")
@@ -101,7 +101,7 @@ with c[1]:
     st.caption(text["The hidden layer"])
 
 st.subheader("3. What each score costs")
-cost = alignment.score_costs(len(s_tok), len(h_tok), d, d_a)
+cost = additive.score_costs(len(s_tok), len(h_tok), d, d_a)
 st.dataframe(
     lab_tables.score_cost_table(cost, len(s_tok), len(h_tok), d, d_a),
     key="additive_cost",

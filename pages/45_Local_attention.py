@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from attn_core import local
+from attn_core.labs import local
 from attn_ui import compute, controls, frame, notices
 from attn_ui.figures import lab_charts as charts
 from attn_ui.figures import panels

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from attn_core import cost
+from attn_core.labs import cost
 from attn_ui import frame, lab_tables
 from attn_ui.compute import labs
 from attn_ui.figures import lab_charts as charts

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from attn_core import block
+from attn_core.labs import normalisation
+from attn_core.pretrained import bert_layer
 from attn_core.text import embed
 from attn_ui import controls, frame, lab_tables, tables
 from attn_ui.compute import labs
@@ -32,8 +33,8 @@ if len(tok) == 1:
 feats = tables.features(DEMO_FEATURES)
 shown = {
     "X": x,
-    "Layer norm: each row": block.normalise(x, 1, EPS),
-    "Batch norm: each column": block.normalise(x, 0, EPS),
+    "Layer norm: each row": normalisation.normalise(x, 1, EPS),
+    "Batch norm: each column": normalisation.normalise(x, 0, EPS),
 }
 for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
     with col:
@@ -74,7 +75,11 @@ with c[1]:
         st.dataframe(lab_tables.stage_spread(b, run.tokens, std=False).round(4), key="block_mean")
 
 stage = st.selectbox(
-    "Show a stage", block.STAGES, index=1, format_func=lab_tables.STAGE_NAMES.get, key="block_stage"
+    "Show a stage",
+    bert_layer.STAGES,
+    index=1,
+    format_func=lab_tables.STAGE_NAMES.get,
+    key="block_stage",
 )
 name = lab_tables.STAGE_NAMES[stage]
 m = getattr(b, stage)

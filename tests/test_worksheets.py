@@ -13,9 +13,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 import attn_sheets as ws
+from attn_core.by_hand.exercises import make_exercise
+from attn_core.by_hand.rules import decimal_str, frac_str
 from attn_core.errors import AttentionInputError
-from attn_core.exercises import make_exercise
-from attn_core.pencil_rules import decimal_str, frac_str
 
 ROOT = Path(__file__).resolve().parents[1]
 MM = 72 / 25.4  # PDF points per millimetre
@@ -330,7 +330,7 @@ def test_cli_bad_settings(tmp_path, capsys, argv, words):
 
 def test_attn_core_imports_no_export_libraries():
     code = (
-        "import sys, attn_core.pencil, attn_core.exercises; "
+        "import sys, attn_core.by_hand.trace, attn_core.by_hand.exercises; "
         "bad = [m for m in ('fpdf', 'openpyxl', 'streamlit', 'plotly') if m in sys.modules]; "
         "sys.exit(bool(bad))"
     )

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
-from attn_core.pencil import HandTrace
-from attn_core.pencil_rules import decimal_str
+from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
+from attn_core.by_hand.rules import decimal_str
+from attn_core.by_hand.trace import HandTrace
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
 RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}

@@ -1,6 +1,6 @@
 """The by-hand page's inputs: the rule settings and the learner's own X and weights.
 
-The grids are text editors, so anything can be typed; ``attn_core.answers.whole_grid``
+The grids are text editors, so anything can be typed; ``attn_core.by_hand.answers.whole_grid``
 checks every cell on the server and says which one to fix.
 """
 
@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.answers import whole_grid
+from attn_core.by_hand.answers import whole_grid
+from attn_core.by_hand.trace import HandTrace
 from attn_core.errors import AttentionInputError
-from attn_core.pencil import HandTrace
 from attn_ui.by_hand.grids import RULE_NAMES, dims, features, tokens
 from attn_ui.frame import fill
 

@@ -1,6 +1,6 @@
 """The practice page: choose a step, fill its grid in a data editor, check it, reveal it.
 
-The checking is ``attn_core.checking``; this module only lays out the editor and the verdict.
+The checking is ``attn_core.by_hand.checking``; this module lays out the editor and the verdict.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_core.answers import TOLERANCE
-from attn_core.checking import STEPS, check_grid, expected
-from attn_core.exercises import Exercise
-from attn_core.pencil import HandTrace
+from attn_core.by_hand.answers import TOLERANCE
+from attn_core.by_hand.checking import STEPS, check_grid, expected
+from attn_core.by_hand.exercises import Exercise
+from attn_core.by_hand.trace import HandTrace
 from attn_ui.by_hand.grids import axes, show, text_table
 from attn_ui.frame import stop_on_error
 

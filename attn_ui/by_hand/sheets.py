@@ -11,7 +11,7 @@ import shlex
 import streamlit as st
 
 import attn_sheets
-from attn_core.exercises import Exercise
+from attn_core.by_hand.exercises import Exercise
 from attn_ui.by_hand.grids import exercise, plain
 
 PDF, XLSX, CSV, ZIP = (

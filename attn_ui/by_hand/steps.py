@@ -12,8 +12,8 @@ import pandas as pd
 import streamlit as st
 
 import attn_core
-from attn_core.hand_compare import Comparison, rule_cells
-from attn_core.pencil import HandTrace, to_rows
+from attn_core.by_hand.compare import Comparison, rule_cells
+from attn_core.by_hand.trace import HandTrace, to_rows
 from attn_ui.by_hand.grids import (
     axes,
     cell_text,

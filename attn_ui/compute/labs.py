@@ -12,8 +12,10 @@ import numpy as np
 import streamlit as st
 
 import attn_core
-from attn_core import AttentionInputError, Trace, block, cost, similarity, why_scale
-from attn_core.cross import cross_attention
+from attn_core import AttentionInputError, Trace
+from attn_core.labs import cost, scaling, similarity
+from attn_core.labs.cross import cross_attention
+from attn_core.pretrained import bert_layer
 from attn_core.text import embed
 from attn_ui.compute.model import minilm
 
@@ -25,13 +27,13 @@ FIT_FROM_D = 128  # below, the softmax (no d in it) hides the two matmuls
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def scale_sample(d: int, n_keys: int, seed: int) -> why_scale.ScaleSample:
-    return why_scale.sample_scores(d, n_keys, seed=seed)
+def scale_sample(d: int, n_keys: int, seed: int) -> scaling.ScaleSample:
+    return scaling.sample_scores(d, n_keys, seed=seed)
 
 
 @st.cache_data(max_entries=32, show_spinner="Drawing random queries and keys...")
-def scale_sweep(n_keys: int, seed: int) -> why_scale.ScaleSweep:
-    return why_scale.scale_sweep(SWEEP_D, n_keys, seed=seed)
+def scale_sweep(n_keys: int, seed: int) -> scaling.ScaleSweep:
+    return scaling.scale_sweep(SWEEP_D, n_keys, seed=seed)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -94,7 +96,7 @@ def fit_from(x: np.ndarray, y: np.ndarray, start: int) -> cost.Fit:
 @dataclass(frozen=True, eq=False)
 class BlockRun:
     tokens: tuple[str, ...]
-    trace: block.BlockTrace
+    trace: bert_layer.LayerTrace
     model_out: np.ndarray  # the model's own hidden state after this layer
 
 
@@ -106,6 +108,6 @@ def block_run(sentence: str, layer: int) -> BlockRun:
         raise AttentionInputError(f"layer must be from 0 to {model.n_layers - 1}.")
     run = model.run(sentence)
     p = model.layers[layer]
-    trace = block.encoder_block(run.hidden_states[layer], p, model.n_heads, model.eps)
+    trace = bert_layer.encoder_layer(run.hidden_states[layer], p, model.n_heads, model.eps)
     out = run.hidden_states[layer + 1]
     return BlockRun(run.tokens, trace, out)

@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.cost import CostCurve, Fit
+from attn_core.labs.cost import CostCurve, Fit
 from attn_ui.figures.heatmap import CHART_CONFIG, heatmap
 from attn_ui.figures.heatmap_axes import safe_label
 from attn_ui.tables import numbers, table

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core import why_scale
+from attn_core.labs import scaling
 from attn_ui.controls import LessonSettings
 from attn_ui.figures import heatmap, plots
 from attn_ui.figures.matrix import CHART_CONFIG, matrix
@@ -111,8 +111,8 @@ def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSetting
 
 
 def saturation_chart(
-    sweep: why_scale.ScaleSweep,
-    sample: why_scale.ScaleSample,
+    sweep: scaling.ScaleSweep,
+    sample: scaling.ScaleSample,
     field: str,
     *,
     title: str,
@@ -131,7 +131,7 @@ def saturation_chart(
         if field == "variance":
             error = [
                 2
-                * why_scale.variance_standard_error(
+                * scaling.variance_standard_error(
                     int(d), sample.n_queries, sample.n_keys, scaled=scaled
                 )
                 for d in sweep.d
@@ -139,7 +139,7 @@ def saturation_chart(
         series.append(
             (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
         )
-        mark = getattr(why_scale.saturation(sample, scaled=scaled), field)
+        mark = getattr(scaling.saturation(sample, scaled=scaled), field)
         marks.append((f"{name} at your d", mark, colour))
     fig = plots.sweep_figure(
         sweep.d, series, sample.d, title=title, y_title=y_title, log_y=log_y, marks=marks

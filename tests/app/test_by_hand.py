@@ -5,8 +5,8 @@ import pytest
 from gridhelp import exact_grid, floats, grid, has, labels, type_cells
 
 from apphelp import load, rerun
-from attn_core.hand_compare import compare_exact, rule_cells
-from attn_core.pencil import hand_attention
+from attn_core.by_hand.compare import compare_exact, rule_cells
+from attn_core.by_hand.trace import hand_attention
 from attn_ui.by_hand.inputs import EXAMPLE, editor_key
 
 PAGE = "pages/20_By_hand.py"

@@ -6,7 +6,7 @@ No timing is asserted: only that the numbers are positive, finite, and the ones 
 import numpy as np
 
 from apphelp import load, rerun
-from attn_core.cost import fit_slope, operation_counts
+from attn_core.labs.cost import fit_slope, operation_counts
 from attn_ui.compute import labs
 
 PAGE = "pages/46_Cost.py"

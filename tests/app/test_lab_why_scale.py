@@ -8,7 +8,7 @@ from labhelp_a import chart, no_html, series
 from stephelp import frame
 
 from apphelp import load, rerun, table
-from attn_core import why_scale
+from attn_core.labs import scaling
 from attn_ui.compute.labs import SWEEP_D
 from attn_ui.lab_tables import SATURATION_ROWS
 
@@ -24,11 +24,11 @@ def measured(at) -> dict:
 
 
 def expected(d=64, n_keys=8, seed=0) -> dict:
-    sample = why_scale.sample_scores(d, n_keys, seed=seed)
+    sample = scaling.sample_scores(d, n_keys, seed=seed)
     out = {}
     for col, scaled in (("q·k", False), ("q·k / √d", True)):
-        sat = why_scale.saturation(sample, scaled=scaled)
-        se = why_scale.variance_standard_error(d, sample.n_queries, n_keys, scaled=scaled)
+        sat = scaling.saturation(sample, scaled=scaled)
+        se = scaling.variance_standard_error(d, sample.n_queries, n_keys, scaled=scaled)
         out[col] = {f: getattr(sat, f) for f in FIELDS} | {"se": se}
     return out
 
@@ -50,20 +50,20 @@ def test_default_table_is_the_core_and_within_sampling_error_of_the_closed_forms
 
 def test_variance_chart_plots_the_sweep_and_the_closed_forms():
     fig = chart(load(PAGE), "Variance of the scores")
-    sweep = why_scale.scale_sweep(SWEEP_D, 8, seed=0)
+    sweep = scaling.scale_sweep(SWEEP_D, 8, seed=0)
     np.testing.assert_array_equal(series(fig, "closed form: d", "x"), SWEEP_D)
     np.testing.assert_array_equal(series(fig, "closed form: d"), SWEEP_D)
     np.testing.assert_array_equal(series(fig, "closed form: 1"), np.ones(len(SWEEP_D)))
     for name, scaled, closed in (("q·k", False, np.array(SWEEP_D)), ("q·k / √d", True, 1.0)):
         points = series(fig, f"{name}, simulated")
         np.testing.assert_allclose(points, sweep.column("variance", scaled=scaled), rtol=1e-12)
-        ses = [why_scale.variance_standard_error(d, 500, 8, scaled=scaled) for d in SWEEP_D]
+        ses = [scaling.variance_standard_error(d, 500, 8, scaled=scaled) for d in SWEEP_D]
         assert np.all(np.abs(points - closed) < 4 * np.array(ses))
 
 
 def test_saturation_and_gradient_charts_follow_the_core():
     at = load(PAGE)
-    sweep = why_scale.scale_sweep(SWEEP_D, 8, seed=0)
+    sweep = scaling.scale_sweep(SWEEP_D, 8, seed=0)
     for title, field in (
         ("Largest weight", "max_weight"),
         ("Entropy", "entropy"),
@@ -90,9 +90,9 @@ def test_d_slider_moves_the_sample_the_marker_and_the_jacobian():
     for title in ("Variance of the scores", "Largest weight", "Entropy"):
         assert chart(at, title)["layout"]["shapes"][0]["x0"] == 1024
     assert series(chart(at, "Largest weight"), "q·k at your d")[0] == got["q·k"]["max_weight"]
-    sample = why_scale.sample_scores(1024, 8)
+    sample = scaling.sample_scores(1024, 8)
     jac = table(at, "J of softmax(q·k)")
-    np.testing.assert_allclose(jac, why_scale.softmax_jacobian(sample.weights_unscaled[0]))
+    np.testing.assert_allclose(jac, scaling.softmax_jacobian(sample.weights_unscaled[0]))
     assert np.abs(jac).max() < 0.05  # the saturated row passes almost no gradient
     assert "d = 1024" in chart(at, "The scores at")["layout"]["title"]["text"]
 
@@ -112,7 +112,7 @@ def test_keys_per_row_changes_the_rows_and_the_uniform_entropy():
     check_table(at, n_keys=32)
     fig = chart(at, "Entropy of a row")
     assert f"ln 32 = {math.log(32):.2f}" in fig["layout"]["title"]["text"]
-    sweep = why_scale.scale_sweep(SWEEP_D, 32, seed=0)
+    sweep = scaling.scale_sweep(SWEEP_D, 32, seed=0)
     np.testing.assert_allclose(
         series(fig, "q·k / √d, simulated"), sweep.column("entropy", scaled=True)
     )

@@ -7,9 +7,9 @@ import pytest
 from gridhelp import exact_grid, grid, has, type_cells
 
 from apphelp import load, rerun
-from attn_core.checking import expected
-from attn_core.exercises import make_exercise
-from attn_core.pencil_rules import frac_str
+from attn_core.by_hand.checking import expected
+from attn_core.by_hand.exercises import make_exercise
+from attn_core.by_hand.rules import frac_str
 from attn_ui.by_hand.grids import axes
 
 PAGE = "pages/21_Practice.py"

@@ -7,7 +7,7 @@ from stephelp import BAD_SENTENCES, check_bad_sentence, frame, values
 
 import attn_core
 from apphelp import load, rerun, table
-from attn_core import stats
+from attn_core.labs import scaling
 from attn_ui.figures.scaling_charts import D_KS
 
 PAGE = "pages/04_Scaling.py"
@@ -21,8 +21,8 @@ def test_scores_and_weights_with_and_without_scaling_equal_the_engine():
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores))
     np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
     summary = frame(at, "unscaled")
-    u = stats.softmax_summary(stats.without_scaling(t))
-    s = stats.softmax_summary(t)
+    u = scaling.softmax_summary(scaling.without_scaling(t))
+    s = scaling.softmax_summary(t)
     np.testing.assert_allclose(summary["unscaled"], [u.spread, u.max_weight, u.entropy, u.grad])
     np.testing.assert_allclose(summary["÷ √d_k"], [s.spread, s.max_weight, s.entropy, s.grad])
     assert r"d_k = 4" in at.latex[-1].value

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from attn_core.pencil import hand_attention
+from attn_core.by_hand.trace import hand_attention
 from attn_ui.by_hand.inputs import EXAMPLE
 from browserhelp import open_page, shot, wait_idle
 
