@@ -47,6 +47,7 @@ PAGES: tuple[Page, ...] = (
     Page("pages/45_Local_attention.py", "Local attention: a window", "Labs", "local"),
     Page("pages/46_Cost.py", "Cost: time and memory against T", "Labs", "cost"),
     Page("pages/47_Transformer_block.py", "Transformer block: the layer", "Labs", "block"),
+    Page("pages/48_Word_order.py", "Word order: what attention cannot see", "Labs", "word_order"),
     Page("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
     Page("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
     Page("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
