@@ -10,21 +10,17 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core import AttentionInputError, similarity, softmax_facts, why_scale
 from attn_core.alignment import ScoreCost
 from attn_core.text import embed
 from attn_ui import labs_a_charts as charts
-from attn_ui.views import CHART_CONFIG, labels
+from attn_ui import views
+from attn_ui.views import labels
 
 KEYS = (2, 4, 8, 16, 32, 64)
 SWEEP_D = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-
-
-def chart(fig: go.Figure, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -95,7 +91,7 @@ def saturation_chart(
     fig = charts.sweep_figure(
         sweep.d, series, sample.d, title=title, y_title=y_title, log_y=log_y, marks=marks
     )
-    chart(fig, f"why_scale_{field}")
+    views.chart(fig, f"why_scale_{field}")
 
 
 def selection_table(scores: np.ndarray, tau: float, soft: np.ndarray, hard: np.ndarray):

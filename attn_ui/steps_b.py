@@ -11,22 +11,17 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core import explain
-from attn_ui import heatmap, views
+from attn_ui import canvas_grid, heatmap, views
 from attn_ui.controls import LessonSettings
-from attn_ui.views import CHART_CONFIG, labels
+from attn_ui.views import labels
 
 
 def table_height(n_rows: int) -> int | str:
     """Show every row of a short table; scroll a long one (64 tokens would be 2,000+ px)."""
     return "content" if n_rows <= 20 else 600
-
-
-def chart(fig: go.Figure, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
 
 
 def square(
@@ -99,7 +94,7 @@ def head_features(n_heads: int, d_v: int) -> list[str]:
 def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSettings, key: str):
     """One row's weights at several temperatures, one heatmap row per temperature."""
     rows = [f"τ = {x:g}" + ("  (yours)" if x == tau else "") for x in taus]
-    fig = heatmap.heatmap(
+    fig = heatmap.figure(
         sweep,
         rows,
         tokens,
@@ -109,7 +104,7 @@ def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSetting
         col_title="key",
         show_numbers=s.show_numbers,
     )
-    chart(fig, key)
+    canvas_grid.figure(fig, key=key)
 
 
 def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 1) -> int:

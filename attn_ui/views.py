@@ -1,4 +1,5 @@
-"""Drawing a matrix on a page: heatmap, shape, the by-hand transpose, and its numbers as a table."""
+"""Drawing on a page: a matrix as a heatmap with its shape, the by-hand transpose and its numbers
+as a table; Plotly charts; a learner's error."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core import AttentionInputError
-from attn_ui.heatmap import CHART_CONFIG, chart, heatmap_spec
+from attn_ui import canvas_grid
+from attn_ui.heatmap import figure as heatmap_figure
+
+CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 __all__ = [
     "CHART_CONFIG",
+    "chart",
     "features",
     "labels",
     "matrix",
@@ -55,13 +61,15 @@ def matrix(
     show_numbers: bool = True,
     key: str,
     hover: np.ndarray | None = None,
-    height: int | None = None,
     narrow: bool = False,
+    limit: float | None = None,
+    band: int | None = None,
 ) -> None:
     """Show `m` (R, C) as a heatmap titled with its name and shape, plus its table.
 
     columns=True shows the by-hand layout: the transpose, titled `by_hand_name`.
-    narrow=True: the figure is in a narrow column (its colour bar goes below).
+    kind, hover, narrow, limit, band: as in `attn_ui.heatmap.figure` (hover is (R, C), the
+    matrix as given; it is transposed with it).
     """
     if columns:
         hover = None if hover is None else hover.T
@@ -75,22 +83,28 @@ def matrix(
         col_title=col_title,
         columns=columns,
     )
-    title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
-    spec = heatmap_spec(
+    fig = heatmap_figure(
         m,
         rows,
         cols,
-        title=title,
+        title=name,
         kind=kind,
         row_title=row_title,
         col_title=col_title,
         show_numbers=show_numbers,
         hover=hover,
-        height=height,
         narrow=narrow,
+        limit=limit,
+        band=band,
     )
-    chart(spec, key=f"{key}_chart")
+    canvas_grid.figure(fig, key=f"{key}_chart")
     numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+
+
+def chart(fig: go.Figure, key: str) -> None:
+    """A Plotly chart (lines, bars, histograms; heatmaps are `matrix`), as wide as its
+    column, with a PNG button in its toolbar."""
+    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
 
 
 def oriented(m, rows, cols, *, name, by_hand_name, row_title, col_title, columns):

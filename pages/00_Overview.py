@@ -2,13 +2,13 @@
 
 Up to thirteen matrices change with every sentence here, so the page is built for speed
 (bench/bench_app.py): the sentence box and the figures form one `st.fragment`, so typing
-reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid)
-instead of thirteen Plotly charts. The step pages keep their Plotly figures.
+reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid,
+which draws every heatmap of the app) instead of thirteen.
 """
 
 import streamlit as st
 
-from attn_ui import canvas_grid, compute, controls, layout, views
+from attn_ui import canvas_grid, compute, controls, heatmap, layout, views
 
 layout.page(__file__)
 controls.sidebar(heads=True, sentence=False)
@@ -43,7 +43,7 @@ class Figures:
             col_title=col_title,
             columns=self.s.columns,
         )
-        fig = canvas_grid.figure(
+        fig = heatmap.figure(
             m,
             rows,
             cols,

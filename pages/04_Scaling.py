@@ -64,6 +64,7 @@ n_keys = max(len(tok), 2)
 st.caption(f"Each point: 8,000 scores of random q and k, in rows of {n_keys} keys (seeded).")
 figs = scaling_charts.figures(scaling_charts.curve(n_keys), t.d_k)
 for n, col in enumerate([*st.columns(2), *st.columns(2)]):
-    col.plotly_chart(figs[n], key=f"scl_curve_{n}", config=views.CHART_CONFIG, width="stretch")
+    with col:
+        views.chart(figs[n], f"scl_curve_{n}")
 
 layout.footer(__file__)

@@ -35,12 +35,12 @@ row = explain.softmax_steps(t.masked[i], tau)
 c = st.columns(2)
 with c[0]:
     fig = bars.row_bars(row.divided, tok, title=f"Scores of row {i}, ÷ τ", y_title="s / τ")
-    steps_b.chart(fig, "sm_scores_bars")
+    views.chart(fig, "sm_scores_bars")
 with c[1]:
     fig = bars.row_bars(
         row.weights, tok, title=f"Weights of row {i}", y_title="weight", y_range=(0, 1.1)
     )
-    steps_b.chart(fig, "sm_weights_bars")
+    views.chart(fig, "sm_weights_bars")
 st.markdown(
     f"Subtract the largest value first: it becomes 0, so the largest exp is exactly 1 and "
     f"nothing can overflow. Sum of the exps: **{row.total:.4f}**; each weight is its exp "

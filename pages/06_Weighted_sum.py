@@ -44,7 +44,7 @@ st.markdown(
 c = st.columns([1.1, 1])
 with c[0]:
     title = f"{what} {i} of Z: the value rows' shares, stacked"
-    steps_b.chart(bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title), "ws_stack")
+    views.chart(bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title), "ws_stack")
 with c[1]:
     steps_b.per_token(
         parts,

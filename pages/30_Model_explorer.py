@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attn_core import AttentionInputError
-from attn_ui import explorer, layout, views
+from attn_ui import canvas_grid, explorer, layout, views
 from attn_ui import explorer_charts as charts
 
 text = layout.page(__file__)
@@ -43,12 +43,7 @@ st.caption(
     f"weight, the colour scale stretched to show small weights). L is the layer, H the head; "
     f"the framed square is layer {layer}, head {head}."
 )
-st.plotly_chart(
-    charts.grid_figure(run.attentions, tok, layer, head),
-    key="explorer_grid",
-    config=views.CHART_CONFIG,
-    width="stretch",
-)
+canvas_grid.show([charts.grid(run.attentions, tok, layer, head)], key="explorer_grid")
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"
@@ -71,12 +66,7 @@ with right:
     query = None if query < 0 else query
     if charts.line_floor(t, query) > 0.01:
         st.caption(f"{t} tokens: only weights of 0.1 or more get a line. Pick a token for all.")
-    st.plotly_chart(
-        charts.lines_figure(m, tok, query),
-        key="explorer_lines",
-        config=views.CHART_CONFIG,
-        width="stretch",
-    )
+    views.chart(charts.lines_figure(m, tok, query), "explorer_lines")
 if st.button(
     f"Open layer {layer}, head {head} in the lessons",
     key="explorer_open",

@@ -40,7 +40,7 @@ with c[1]:
         title=f"The scores at d = {d}",
         x_title="score",
     )
-    labs_a.chart(fig, "why_scale_hist")
+    views.chart(fig, "why_scale_hist")
 st.markdown(f"**At your d = {d}**, measured (the closed forms are d = {d} and 1):")
 st.dataframe(labs_a.saturation_table(sample), key="why_scale_table", width="stretch")
 
@@ -84,25 +84,20 @@ fig = charts.grouped_bars(
     name_title="key",
     value_range=(0, 1.05),
 )
-labs_a.chart(fig, "why_scale_row")
+views.chart(fig, "why_scale_row")
 c = st.columns(2)
 for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(q·k / √d)"))):
     jac = why_scale.softmax_jacobian(p)
     with c[n]:
-        fig = charts.fixed_heatmap(
+        views.matrix(
             jac,
             keys,
             keys,
-            title=name,
+            name=name,
             limit=0.25,
             row_title="weight p_i",
             col_title="score s_j",
             show_numbers=n_keys <= 8,
-        )
-        labs_a.chart(fig, f"why_scale_jac{n}")
-        views.numbers(
-            f"Numbers of {name}",
-            lambda jac=jac: views.table(jac, keys, keys),
             key=f"why_scale_jac{n}",
         )
 

@@ -40,7 +40,7 @@ if scores is not None:
         value_range=(0, 1.05),
     )
     with c[0]:
-        labs_a.chart(fig, "softmax_lab_bars")
+        views.chart(fig, "softmax_lab_bars")
     path = explain.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
     colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
     fig = charts.lines(
@@ -53,7 +53,7 @@ if scores is not None:
         marks=[(f"your τ = {tau:g}", tau, w, colours[j]) for j, w in enumerate(soft)],
     )
     with c[1]:
-        labs_a.chart(fig, "softmax_lab_path")
+        views.chart(fig, "softmax_lab_path")
     st.dataframe(labs_a.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
 
     st.markdown("**Nudge one score** and watch both selections respond.")
@@ -73,7 +73,7 @@ if scores is not None:
         y_range=(-0.02, 1.05),
         marks=[("your score", scores[j], soft[j], charts.SOFT)],
     )
-    labs_a.chart(fig, "softmax_lab_nudge")
+    views.chart(fig, "softmax_lab_nudge")
     st.caption(
         f"Slope of the softmax weight at your score: p (1 − p) / τ = "
         f"{soft[j] * (1 - soft[j]) / tau:.4f}. Slope of argmax: 0, except at its jump, "
@@ -102,7 +102,7 @@ fig = charts.lines(
     marks=[(f"s = {s:g}", s, softmax_facts.softmax_pair(s)[1], "black")],
 )
 with c[0]:
-    labs_a.chart(fig, "softmax_lab_sigmoid")
+    views.chart(fig, "softmax_lab_sigmoid")
 with c[1]:
     st.dataframe(
         labs_a.sigmoid_table(s),

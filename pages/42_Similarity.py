@@ -51,7 +51,7 @@ if tokens is not None:
         fig = bars.row_bars(
             t.norms, tokens, title="Length |x_i| of each token vector", y_title="|x|"
         )
-        labs_a.chart(fig.update_xaxes(title="token"), "similarity_norms")
+        views.chart(fig.update_xaxes(title="token"), "similarity_norms")
     with c[1]:
         i = steps_b.pick_token(tokens, label="First token", key="similarity_i", default=0)
         j = steps_b.pick_token(tokens, label="Second token", key="similarity_j", default=1)
@@ -93,7 +93,7 @@ fig = charts.grouped_bars(
     height=400,
 )
 with c[0]:
-    labs_a.chart(fig, "similarity_weights")
+    views.chart(fig, "similarity_weights")
 fig = charts.grouped_bars(
     similarity.TOPICS,
     [
@@ -107,6 +107,6 @@ fig = charts.grouped_bars(
     height=400,
 )
 with c[1]:
-    labs_a.chart(fig, "similarity_values")
+    views.chart(fig, "similarity_values")
 
 layout.footer(__file__)

@@ -73,7 +73,7 @@ with c[0]:
         value_title="score",
         name_title="source token",
     )
-    labs_a.chart(fig, "additive_scores")
+    views.chart(fig, "additive_scores")
     fig = bars.row_bars(
         add.weights[t],
         h_tok,
@@ -81,7 +81,7 @@ with c[0]:
         y_title="α",
         y_range=(0, 1.1),
     )
-    labs_a.chart(fig.update_xaxes(title="source token"), "additive_weights")
+    views.chart(fig.update_xaxes(title="source token"), "additive_weights")
 with c[1]:
     views.matrix(
         add.hidden[t],

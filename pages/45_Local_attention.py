@@ -38,11 +38,15 @@ with c[0]:
         **common,
     )
 with c[1]:
-    charts.band_matrix(
+    name = f"Local, w = {width}: softmax(S/√d_k + M)"
+    views.matrix(
         t.weights,
         tok,
-        width,
-        name=f"Local, w = {width}: softmax(S/√d_k + M)",
+        tok,
+        name=name,
+        kind="weights",
+        by_hand_name=name,  # the band is symmetric: the same outline, the same name
+        band=width,
         key="local_band",
         **common,
     )
@@ -66,7 +70,7 @@ with c[0]:
         ticks=COUNT_TS,
     )
     charts.mark_x(fig, n, f"your T = {n}")
-    charts.show(fig, "local_counts_chart")
+    views.chart(fig, "local_counts_chart")
 with c[1]:
     counts = pd.DataFrame({"T": ts, "global: T²": full_ts, f"local, w = {width}": band_ts})
     st.dataframe(counts, key="local_counts", hide_index=True, height="content")

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core import cost
-from attn_ui import labs_b, layout
+from attn_ui import labs_b, layout, views
 from attn_ui import labs_b_charts as charts
 
 layout.page(__file__)
@@ -56,14 +56,14 @@ time_t, memory, time_d = charts.cost_figures(
 )
 c = st.columns(2)
 with c[0]:
-    charts.show(time_t, "cost_time_t")
+    views.chart(time_t, "cost_time_t")
 with c[1]:
-    charts.show(memory, "cost_mem_t")
+    views.chart(memory, "cost_mem_t")
 st.markdown("**The numbers, against T**")
 st.dataframe(labs_b.cost_table(over_t), key="cost_t_table", hide_index=True)
 c = st.columns(2)
 with c[0]:
-    charts.show(time_d, "cost_time_d")
+    views.chart(time_d, "cost_time_d")
 with c[1]:
     st.markdown(f"**The numbers, against d (T = {labs_b.D_SWEEP_T})**")
     st.dataframe(labs_b.cost_table(over_d), key="cost_d_table", hide_index=True)

@@ -62,7 +62,7 @@ std = labs_b.stage_spread(b, run.tokens, std=True)
 c = st.columns([1.5, 1])
 with c[0]:
     st.markdown("**Each token's standard deviation across its 384 features, stage by stage**")
-    charts.show(charts.stages_figure(std), "block_stages")
+    views.chart(charts.stages_figure(std), "block_stages")
 with c[1]:
     gap = float(abs(b.out - run.model_out).max())
     st.metric("largest |our output − the model's next-layer input|", f"{gap:.1e}")
@@ -77,17 +77,21 @@ stage = st.selectbox(
 )
 name = labs_b.STAGE_NAMES[stage]
 m = getattr(b, stage)
-charts.show(
-    charts.wide_heatmap(m, run.tokens, f"{name}   ({m.shape[0]} × {m.shape[1]})"), "block_heat"
+limit = charts.clip_limit(m)
+views.matrix(
+    m,
+    run.tokens,
+    views.features(m.shape[1]),
+    name=name,
+    row_title="token",
+    col_title="feature",
+    show_numbers=False,
+    limit=limit,
+    key="block_heat",
 )
 st.caption(
-    f"Colours stop at ±{charts.clip_limit(m):.2f}, the 99th percentile of |entries|: "
+    f"Colours stop at ±{limit:.2f}, the 99th percentile of |entries|: "
     "a few features of a trained model are far larger than the rest."
-)
-views.numbers(
-    f"Numbers of {name} (table, CSV download)",
-    lambda: views.table(m, run.tokens, views.features(m.shape[1])),
-    key="block_heat",
 )
 
 layout.footer(__file__)
