@@ -104,7 +104,7 @@ function layout(g, f, width) {
   const left = rowLabel + 10 + FONT_PX + 8;
   const cellW = Math.min(MAX_CELL_W, Math.max(1, (width - left - 12) / m));
   const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
-  const upright = ruler || (colLabel <= cellW - 2 && m <= 8);
+  const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
   const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;
   const top = titleLines.length * TITLE_LINE_PX + 12;
   const cellH = rowHeight(n), plotH = cellH * n;
