@@ -349,7 +349,7 @@ function gridImage(grid, bar) {
   return out;
 }
 
-function section(root, sec, narrow) {
+function headings(root, sec) {
   if (sec.heading) {
     const h = document.createElement("h3");
     h.textContent = sec.heading;
@@ -363,23 +363,45 @@ function section(root, sec, narrow) {
     Object.assign(p.style, { fontSize: "14px", color: MUTED, margin: "0 0 0.5rem" });
     root.appendChild(p);
   }
-  const small = sec.labels !== null && sec.labels !== undefined; // a grid of small figures
+}
+
+function sharedBar(wrapper, grid, sec, font) {
+  // a grid of small figures: its colour bar, titled, and a PNG link for the whole grid
+  const w = 240, h = BAR_PX + FONT_PX + 24, dpr = window.devicePixelRatio || 1;
+  const bar = document.createElement("canvas");
+  bar.className = "cg-bar";
+  Object.assign(bar, { width: w * dpr, height: h * dpr });
+  Object.assign(bar.style, { width: `${w}px`, height: `${h}px`, display: "block",
+                             marginTop: "6px" });
+  const g = bar.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.textBaseline = "middle";
+  g.fillStyle = INK;
+  g.font = `${FONT_PX}px ${font}`;
+  g.fillText(sec.bar.title, 0, FONT_PX / 2);
+  drawBar(g, sec.bar, 0, FONT_PX + 4, w - 4, font);
+  const png = pngLink(() => gridImage(grid, sec.bar), () => `${sec.name || "grid"}.png`);
+  Object.assign(png.style, { top: "", bottom: "0" }); // the top right holds a column label
+  wrapper.append(bar, png);
+}
+
+function section(root, sec, narrow) {
+  headings(root, sec);
+  const small = Boolean(sec.labels); // a grid of small figures, labelled at its left and top
   const wrapper = document.createElement("div");
   wrapper.style.position = "relative";
   const grid = document.createElement("div");
   grid.className = "cg-grid";
   grid.font = root.font;
-  Object.assign(grid.style, { display: "grid", gap: small ? "4px" : "16px 24px",
-                              alignItems: "start" });
   const cols = sec.widths.map((w) => `minmax(0, ${w}fr)`).join(" ");
-  grid.style.gridTemplateColumns = small ? `max-content ${cols}`
-    : narrow ? "minmax(0, 1fr)" : cols; // a phone: one figure per line, except small ones
+  Object.assign(grid.style, {
+    display: "grid", gap: small ? "4px" : "16px 24px", alignItems: "start",
+    // a phone: one figure per line, arrows pointing down; a grid of small ones stays a grid
+    gridTemplateColumns: small ? `max-content ${cols}` : narrow ? "minmax(0, 1fr)" : cols,
+  });
   wrapper.appendChild(grid);
   root.appendChild(wrapper);
-  if (small) {
-    label(grid, "");
-    sec.labels.cols.forEach((c) => label(grid, c));
-  }
+  if (small) [" ", ...sec.labels.cols].forEach((c) => label(grid, c));
   const boxes = [];
   sec.items.forEach((it, k) => {
     if (small && k % sec.widths.length === 0) {
@@ -392,25 +414,7 @@ function section(root, sec, narrow) {
     if (!it.small) box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title)));
     boxes.push(box);
   });
-  if (small && sec.bar) {
-    const bar = document.createElement("canvas"), w = 240, h = BAR_PX + FONT_PX + 24;
-    const dpr = window.devicePixelRatio || 1;
-    bar.className = "cg-bar";
-    Object.assign(bar, { width: w * dpr, height: h * dpr });
-    Object.assign(bar.style, { width: `${w}px`, height: `${h}px`, display: "block",
-                               marginTop: "6px" });
-    const g = bar.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.textBaseline = "middle";
-    g.fillStyle = INK;
-    g.font = `${FONT_PX}px ${root.font}`;
-    g.fillText(sec.bar.title, 0, FONT_PX / 2);
-    drawBar(g, sec.bar, 0, FONT_PX + 4, w - 4, root.font);
-    wrapper.appendChild(bar);
-    const png = pngLink(() => gridImage(grid, sec.bar), () => `${sec.name || "grid"}.png`);
-    Object.assign(png.style, { top: "", bottom: "0" }); // the top right holds a column label
-    wrapper.append(png);
-  }
+  if (small && sec.bar) sharedBar(wrapper, grid, sec, root.font);
   // All widths first (one layout of the page), then all drawing: reading a width after
   // each drawing made the browser lay the page out again for every figure.
   const widths = boxes.map((box) => box.clientWidth || 300);
