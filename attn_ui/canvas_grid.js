@@ -99,17 +99,19 @@ function layout(g, f, width) {
   const titleLines = wrap(g, f.title, Math.max(60, width - 40)); // the PNG link on the right
   g.font = `${FONT_PX}px ${f.font}`;
   const widest = (labels) => Math.max(...labels.map((s) => g.measureText(s).width), 10);
-  const rowLabel = Math.min(widest(f.rows), MAX_LABEL_PX);
+  const rowLabelMax = Math.min(MAX_LABEL_PX, width * 0.35); // the cells keep most of a phone
+  const rowLabel = Math.min(widest(f.rows), rowLabelMax);
   const colLabel = Math.min(widest(f.cols), MAX_LABEL_PX);
   const left = rowLabel + 10 + FONT_PX + 8;
-  const cellW = Math.min(MAX_CELL_W, Math.max(1, (width - left - 12) / m));
+  // below a pixel, maybe: 384 features on a phone
+  const cellW = Math.min(MAX_CELL_W, Math.max(0.1, width - left - 12) / m);
   const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
   const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
   const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;
   const top = titleLines.length * TITLE_LINE_PX + 12;
   const cellH = rowHeight(n), plotH = cellH * n;
   const bottom = bottomLabels + FONT_PX + 10 + BAR_PX + FONT_PX + 14;
-  return { n, m, left, top, cellW, cellH, plotH, upright, ruler, titleLines,
+  return { n, m, left, top, cellW, cellH, plotH, upright, ruler, titleLines, rowLabelMax,
            height: top + plotH + bottom, colLabelY: top + plotH + 4,
            axisY: top + plotH + bottomLabels + 4,
            barY: top + plotH + bottomLabels + FONT_PX + 12 };
@@ -118,10 +120,14 @@ function layout(g, f, width) {
 function drawCells(g, f, L, dpr) {
   // Cell edges on whole device pixels: edges in between blur into light seams between
   // cells a few pixels wide.
-  const z = f.values, gap = L.cellW > 4 && L.cellH > 4 ? 1 : 0;
-  const snap = (v) => Math.round(v * dpr) / dpr;
-  const xs = Array.from({ length: L.m + 1 }, (_, j) => snap(L.left + j * L.cellW));
-  const ys = Array.from({ length: L.n + 1 }, (_, i) => snap(L.top + i * L.cellH));
+  // a white line between cells, unless they are too small to spare it (or a small figure)
+  const z = f.values, gap = !f.small && L.cellW > 4 && L.cellH > 4 ? 1 : 0;
+  // (Cells narrower than a pixel stay where they are, blended, rather than snap onto
+  // each other and vanish.)
+  const snap = (px) => (px * dpr >= 1 ? (v) => Math.round(v * dpr) / dpr : (v) => v);
+  const [sx, sy] = [snap(L.cellW), snap(L.cellH)];
+  const xs = Array.from({ length: L.m + 1 }, (_, j) => sx(L.left + j * L.cellW));
+  const ys = Array.from({ length: L.n + 1 }, (_, i) => sy(L.top + i * L.cellH));
   const span = f.zmax - f.zmin || 1;
   g.font = `${FONT_PX}px ${f.font}`;
   g.textAlign = "center";
@@ -168,7 +174,7 @@ function drawLabels(g, f, L) {
   const rs = f.rowPrefix !== null && L.n > MAX_LABELLED ? rulerStep(L.cellH, RULER_GAP_PX.rows)
                                                          : Math.ceil(MIN_ROW_PX / L.cellH);
   for (let i = 0; i < L.n; i += rs) {
-    g.fillText(fit(g, f.rows[i], MAX_LABEL_PX), L.left - 4, L.top + (i + 0.5) * L.cellH);
+    g.fillText(fit(g, f.rows[i], L.rowLabelMax), L.left - 4, L.top + (i + 0.5) * L.cellH);
   }
   const x = (j) => L.left + (j + 0.5) * L.cellW;
   if (L.upright) {
