@@ -85,7 +85,7 @@ def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> lis
 
 
 # Every figure's row labels, whichever way it is drawn: a Plotly heatmap (the bare page, and
-# the step pages of revisions before e.g. 7392077) keeps them in its layout, a canvas of
+# older revisions' step pages, bench_renderer.py) keeps them in its layout, a canvas of
 # attn_ui/canvas_grid.js (every heatmap of the app) in data-rows.
 FIGURE_ROWS = """() => [
     ...[...document.querySelectorAll('.js-plotly-plot')].map(
