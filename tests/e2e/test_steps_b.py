@@ -2,6 +2,7 @@
 (heatmaps on canvases, bars in Plotly)."""
 
 import pytest
+from playwright.sync_api import expect
 
 from attn_ui.masking import ROW_PX
 from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
@@ -75,6 +76,9 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     right = wait_heatmap(page, "softmax(S/√d_k + M)")["z"]
     assert right[0][1] == 0  # causal: query 0 may not see key 1
     page.get_by_text("Edit the mask cell by cell").click()
+    # the grid's caption: the rerun has drawn the grid (wait_idle alone may run before the
+    # rerun starts, and then the first visible table is the sums table further down)
+    expect(page.get_by_text("Ticked = may attend")).to_be_visible()
     wait_idle(page)
     grid = page.locator("[data-testid='stDataFrame']:visible").first  # not the folded tables
     grid.wait_for(state="visible")
