@@ -45,14 +45,13 @@ def dot_sum(q_row, k_row, score: float, *, max_terms: int | None = None, newline
 
 
 def dot_hover(q: np.ndarray, k: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """(T_q, T_k) hover lines for S = Q Kᵀ: each cell's sum of products and its value."""
+    """(T_q, T_k) hover text for S = Q Kᵀ: each cell's sum of products, four to a line."""
     d_k = q.shape[1]
     short = None if d_k <= HOVER_FULL_TERMS else HOVER_SOME_TERMS
     out = np.empty(scores.shape, dtype=object)
     for i in range(q.shape[0]):
         for j in range(k.shape[0]):
-            text = dot_sum(q[i], k[j], scores[i, j], max_terms=short, newline="<br>")
-            out[i, j] = f"<br>q{i}·k{j} = {text}"
+            out[i, j] = f"q{i}·k{j} = " + dot_sum(q[i], k[j], scores[i, j], max_terms=short)
     return out
 
 

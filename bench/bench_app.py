@@ -84,8 +84,9 @@ def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> lis
     return asyncio.run(go())
 
 
-# Every figure's row labels, whichever way it is drawn: a Plotly heatmap keeps them in its
-# layout, a canvas of attn_ui/canvas_grid.js (the overview) in data-rows.
+# Every figure's row labels, whichever way it is drawn: a Plotly heatmap (the bare page, and
+# older revisions' step pages, bench_renderer.py) keeps them in its layout, a canvas of
+# attn_ui/figures/canvas_grid.js (every heatmap of the app) in data-rows.
 FIGURE_ROWS = """() => [
     ...[...document.querySelectorAll('.js-plotly-plot')].map(
         g => (g.layout && g.layout.yaxis && g.layout.yaxis.ticktext) || null),

@@ -2,14 +2,14 @@
 
 Up to thirteen matrices change with every sentence here, so the page is built for speed
 (bench/bench_app.py): the sentence box and the figures form one `st.fragment`, so typing
-reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid)
-instead of thirteen Plotly charts. The step pages keep their Plotly figures.
+reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid,
+which draws every heatmap of the app) instead of thirteen.
 """
 
 import streamlit as st
 
 from attn_ui import compute, controls, frame, tables
-from attn_ui.figures import canvas_grid
+from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import oriented
 
 text = frame.page(__file__)
@@ -45,7 +45,7 @@ class Figures:
             col_title=col_title,
             columns=self.s.columns,
         )
-        fig = canvas_grid.figure(
+        fig = heatmap.figure(
             m,
             rows,
             cols,

@@ -4,8 +4,8 @@ import streamlit as st
 
 from attn_ui import controls, frame, notices, tables, widgets
 from attn_ui.compute import explorer
+from attn_ui.figures import canvas_grid, panels
 from attn_ui.figures import explorer_charts as charts
-from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
 
 AGGREGATES = {
@@ -44,7 +44,7 @@ how = c[2].radio(
     **widgets.remembered("explorer", "how", "head"),
 )
 st.caption(frame.fill(text["Reading the model view"], t=t, layer=layer, head=head))
-panels.chart(charts.grid_figure(run.attentions, tok, layer, head), "explorer_grid")
+canvas_grid.show([charts.grid(run.attentions, tok, layer, head)], key="explorer_grid")
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"

@@ -4,10 +4,11 @@ import numpy as np
 import streamlit as st
 
 from attn_core.labs import scaling
-from attn_ui import frame, lab_tables, tables
+from attn_ui import frame, lab_tables
 from attn_ui.compute import labs
 from attn_ui.figures import panels
 from attn_ui.figures import plots as charts
+from attn_ui.figures.matrix import matrix
 
 KEYS = (2, 4, 8, 16, 32, 64)
 
@@ -88,20 +89,15 @@ c = st.columns(2)
 for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(q·k / √d)"))):
     jac = scaling.softmax_jacobian(p)
     with c[n]:
-        fig = charts.fixed_heatmap(
+        matrix(
             jac,
             keys,
             keys,
-            title=name,
+            name=name,
             limit=0.25,
             row_title="weight p_i",
             col_title="score s_j",
             show_numbers=n_keys <= 8,
-        )
-        panels.chart(fig, f"why_scale_jac{n}")
-        tables.numbers(
-            f"Numbers of {name}",
-            lambda jac=jac: tables.table(jac, keys, keys),
             key=f"why_scale_jac{n}",
         )
 

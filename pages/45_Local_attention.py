@@ -40,11 +40,15 @@ with c[0]:
         **common,
     )
 with c[1]:
-    charts.band_matrix(
+    name = f"Local, w = {width}: softmax(S/√d_k + M)"
+    matrix(
         t.weights,
         tok,
-        width,
-        name=f"Local, w = {width}: softmax(S/√d_k + M)",
+        tok,
+        name=name,
+        kind="weights",
+        by_hand_name=name,  # the band is symmetric: the same outline, the same name
+        band=width,
         key="local_band",
         **common,
     )

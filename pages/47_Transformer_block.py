@@ -83,14 +83,18 @@ stage = st.selectbox(
 )
 name = lab_tables.STAGE_NAMES[stage]
 m = getattr(b, stage)
-panels.chart(
-    charts.wide_heatmap(m, run.tokens, f"{name}   ({m.shape[0]} × {m.shape[1]})"), "block_heat"
-)
-st.caption(frame.fill(text["The colour scale"], limit=f"{charts.clip_limit(m):.2f}"))
-tables.numbers(
-    f"Numbers of {name} (table, CSV download)",
-    lambda: tables.table(m, run.tokens, tables.features(m.shape[1])),
+limit = charts.clip_limit(m)
+matrix(
+    m,
+    run.tokens,
+    tables.features(m.shape[1]),
+    name=name,
+    row_title="token",
+    col_title="feature",
+    show_numbers=False,
+    limit=limit,
     key="block_heat",
 )
+st.caption(frame.fill(text["The colour scale"], limit=f"{limit:.2f}"))
 
 frame.footer(__file__)

@@ -1,1 +1,1 @@
-"""Figures: heatmaps (Plotly and the canvas component), bars, the labs' and explorer's charts."""
+"""Figures: every heatmap on the canvas component; bars, the labs' and explorer's Plotly charts."""

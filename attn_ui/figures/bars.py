@@ -1,7 +1,7 @@
 """Bar charts for one row of a matrix: bars indexed by position, token strings only as labels.
 
-As in ``heatmap``, the x axis holds positions 0..T-1 (Plotly would merge a repeated
-word) and every label is HTML-escaped (Plotly renders a subset of HTML in text).
+Plotly charts: the x axis holds positions 0..T-1 (Plotly would merge a repeated word) and
+every label is HTML-escaped (Plotly renders a subset of HTML in text).
 """
 
 from __future__ import annotations

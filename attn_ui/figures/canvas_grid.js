@@ -1,17 +1,26 @@
-// Sections of labelled heatmaps drawn on <canvas>, for the overview page (attn_ui/canvas_grid.py).
-// Each figure reads like the maths: row 0 on top, one row per token, a diverging scale
-// centred at 0 for signed values and 0..1 for weights, numbers on cells when they fit,
-// masked cells empty, hover text naming the cell, and a PNG download.
+// Every heatmap of the app, drawn on <canvas> (canvas_grid.py sends them,
+// heatmap.py decides what each shows). Each figure reads like the maths: row 0 on
+// top, one row per token, a diverging scale centred at 0 for signed values and 0..1 for
+// weights, numbers on cells when they fit, masked cells empty, hover text naming the cell,
+// a colour bar and a PNG download.
 // Labels are drawn with fillText and the hover is set with textContent: nothing a
 // learner types is ever read as HTML.
+//
+// The pixel rules live here, as they depend on the width the page gives a figure:
+// - rows are 12 to 24 px, all of them labelled, up to 66 rows (64 tokens, [CLS], [SEP]);
+//   a longer axis (384 model features) gets 600 px in all and a label every few rows;
+// - columns are at most 80 px wide; their labels stand upright when they fit, else are
+//   turned, 9 px apart at least (every k-th when the cells are narrower);
+// - numbered features ("f0", "f1", ...) are labelled like a ruler: every 1, 2, 5, 10, ...
+// - numbers go on cells at least 14 px high and as wide as the number.
 
-// Rows are at least 12 px, so every row keeps its label; turned column labels need 9 px
-// each (11 px type below 12 px), so up to about 40 tokens fit in a half-page figure.
-const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, LABEL_GAP_PX = 12, TURNED_GAP_PX = 9;
-const FONT_PX = 12, TITLE_PX = 15, BAR_PX = 10;
+const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, MAX_LABELLED = 66;
+const MAX_CELL_W = 80, TURNED_GAP_PX = 9, RULER_GAP_PX = { cols: 48, rows: 16 };
+const FONT_PX = 12, TITLE_PX = 15, TITLE_LINE_PX = 19, BAR_PX = 10, MAX_LABEL_PX = 200;
+const INK = "#262730", MUTED = "#808495", MASKED = "#f0f2f6";
 
 function decode(b64) {
-  // base64 of little-endian float64 (attn_ui/canvas_grid.py `encode`); -inf stays -inf
+  // base64 of little-endian float64 (heatmap.py `encode`); -inf stays -inf
   const text = atob(b64), bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return new Float64Array(bytes.buffer);
@@ -31,6 +40,10 @@ function colour(scale, t) {
   return scale[scale.length - 1][1];
 }
 
+function rgb(c) {
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
 function fixed(v, decimals) {
   const s = v.toFixed(decimals);
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s; // never "-0.00"
@@ -40,27 +53,169 @@ function short(v) {
   return Number(v.toPrecision(2)).toString();
 }
 
+function rulerStep(cellPx, gapPx) {
+  // the smallest of 1, 2, 5, 10, 20, 50, ... that puts labels gapPx apart
+  for (let p = 1; ; p *= 10) {
+    for (const s of [1, 2, 5]) if (s * p * cellPx >= gapPx) return s * p;
+  }
+}
+
+function fit(g, text, px) {
+  // the text, cut with "…" to at most px wide (the hover keeps all of it)
+  if (g.measureText(text).width <= px) return text;
+  let lo = 0, hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (g.measureText(text.slice(0, mid) + "…").width <= px) lo = mid; else hi = mid - 1;
+  }
+  return text.slice(0, lo) + "…";
+}
+
+function wrap(g, text, px) {
+  // the title in lines at most px wide, broken at spaces but never inside its shape
+  const lines = [];
+  let line = "";
+  for (const word of text.match(/\(\d+ × \d+\)|\S+/g) || [""]) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && g.measureText(next).width > px) { lines.push(line); line = word; } else line = next;
+  }
+  return [...lines, line];
+}
+
+function rowHeight(n) {
+  return n <= MAX_LABELLED ? Math.max(MIN_ROW_PX, Math.min(ROW_PX, MAX_CELLS_PX / n))
+                           : MAX_CELLS_PX / n;
+}
+
 function layout(g, f, width) {
   // Where everything goes, from the labels' measured widths (no second pass needed).
   const [n, m] = f.shape;
+  if (f.small) { // a figure of a grid: cells only, square
+    const cellW = width / m;
+    return { n, m, left: 0, top: 0, cellW, cellH: cellW, plotH: cellW * n, height: cellW * n,
+             titleLines: [] };
+  }
+  g.font = `${TITLE_PX}px ${f.font}`;
+  const titleLines = wrap(g, f.title, Math.max(60, width - 40)); // the PNG link on the right
   g.font = `${FONT_PX}px ${f.font}`;
-  const rowLabel = Math.max(...f.rows.map((r) => g.measureText(r).width), 10);
-  const colLabel = Math.max(...f.cols.map((c) => g.measureText(c).width), 10);
-  const left = Math.min(rowLabel, 200) + 10 + FONT_PX + 8;
-  const cellW = Math.min(80, Math.max(1, (width - left - 12) / m)); // a few columns stay a matrix
-  const upright = f.prefix !== null || (colLabel <= cellW - 2 && m <= 8);
-  const bottomLabels = upright ? FONT_PX + 6 : Math.min(colLabel, 200) + 8;
-  const top = TITLE_PX + 16;
-  const cellH = Math.max(MIN_ROW_PX, Math.min(ROW_PX, MAX_CELLS_PX / n));
-  const plotH = cellH * n;
+  const widest = (labels) => Math.max(...labels.map((s) => g.measureText(s).width), 10);
+  const rowLabelMax = Math.min(MAX_LABEL_PX, width * 0.35); // the cells keep most of a phone
+  const rowLabel = Math.min(widest(f.rows), rowLabelMax);
+  const colLabel = Math.min(widest(f.cols), MAX_LABEL_PX);
+  const left = rowLabel + 10 + FONT_PX + 8;
+  // below a pixel, maybe: 384 features on a phone
+  const cellW = Math.min(MAX_CELL_W, Math.max(0.1, width - left - 12) / m);
+  const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
+  const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
+  const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;
+  const top = titleLines.length * TITLE_LINE_PX + 12;
+  const cellH = rowHeight(n), plotH = cellH * n;
   const bottom = bottomLabels + FONT_PX + 10 + BAR_PX + FONT_PX + 14;
-  return { n, m, left, top, cellW, cellH, plotH, upright, height: top + plotH + bottom,
-           colLabelY: top + plotH + 4, axisY: top + plotH + bottomLabels + 4,
+  return { n, m, left, top, cellW, cellH, plotH, upright, ruler, titleLines, rowLabelMax,
+           height: top + plotH + bottom, colLabelY: top + plotH + 4,
+           axisY: top + plotH + bottomLabels + 4,
            barY: top + plotH + bottomLabels + FONT_PX + 12 };
 }
 
-function every(cellPx, gap = LABEL_GAP_PX) {
-  return Math.max(1, Math.ceil(gap / cellPx)); // label every k-th row or column
+function drawCells(g, f, L, dpr) {
+  // Cell edges on whole device pixels: edges in between blur into light seams between
+  // cells a few pixels wide.
+  // a white line between cells, unless they are too small to spare it (or a small figure)
+  const z = f.values, gap = !f.small && L.cellW > 4 && L.cellH > 4 ? 1 : 0;
+  // (Cells narrower than a pixel stay where they are, blended, rather than snap onto
+  // each other and vanish.)
+  const snap = (px) => (px * dpr >= 1 ? (v) => Math.round(v * dpr) / dpr : (v) => v);
+  const [sx, sy] = [snap(L.cellW), snap(L.cellH)];
+  const xs = Array.from({ length: L.m + 1 }, (_, j) => sx(L.left + j * L.cellW));
+  const ys = Array.from({ length: L.n + 1 }, (_, i) => sy(L.top + i * L.cellH));
+  const span = f.zmax - f.zmin || 1;
+  g.font = `${FONT_PX}px ${f.font}`;
+  g.textAlign = "center";
+  const widest = g.measureText(`-${fixed(0, f.decimals)}`).width;
+  const numbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
+  for (let i = 0; i < L.n; i++) {
+    for (let j = 0; j < L.m; j++) {
+      const v = z[i * L.m + j], x = xs[j], y = ys[i];
+      const masked = !Number.isFinite(v); // -inf has no colour: an empty cell
+      const c = masked ? null : colour(f.scale, (v - f.zmin) / span);
+      g.fillStyle = masked ? MASKED : rgb(c);
+      g.fillRect(x, y, xs[j + 1] - x - gap, ys[i + 1] - y - gap);
+      if (!numbers) continue;
+      const dark = !masked && 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 140;
+      g.fillStyle = masked ? MUTED : dark ? "#fff" : INK;
+      g.fillText(masked ? "-∞" : fixed(v, f.decimals), x + L.cellW / 2, y + L.cellH / 2);
+    }
+  }
+}
+
+function drawBand(g, f, L) {
+  // the outline of the cells |i - j| <= w: down the left edges, up the right ones
+  const w = f.band.width, pts = [];
+  for (let i = 0; i < L.n; i++) pts.push([Math.max(0, i - w), i], [Math.max(0, i - w), i + 1]);
+  for (let i = L.n - 1; i >= 0; i--) {
+    const right = Math.min(L.m - 1, i + w) + 1;
+    pts.push([right, i + 1], [right, i]);
+  }
+  g.beginPath();
+  pts.forEach(([j, i], k) => {
+    const x = L.left + j * L.cellW, y = L.top + i * L.cellH;
+    if (k) g.lineTo(x, y); else g.moveTo(x, y);
+  });
+  g.closePath();
+  g.strokeStyle = f.band.colour;
+  g.lineWidth = 3;
+  g.stroke();
+}
+
+function drawLabels(g, f, L) {
+  g.fillStyle = INK;
+  g.font = `${FONT_PX}px ${f.font}`;
+  g.textAlign = "right";
+  const rs = f.rowPrefix !== null && L.n > MAX_LABELLED ? rulerStep(L.cellH, RULER_GAP_PX.rows)
+                                                         : Math.ceil(MIN_ROW_PX / L.cellH);
+  for (let i = 0; i < L.n; i += rs) {
+    g.fillText(fit(g, f.rows[i], L.rowLabelMax), L.left - 4, L.top + (i + 0.5) * L.cellH);
+  }
+  const x = (j) => L.left + (j + 0.5) * L.cellW;
+  if (L.upright) {
+    const cs = L.ruler ? rulerStep(L.cellW, RULER_GAP_PX.cols) : 1;
+    g.textAlign = "center";
+    for (let j = 0; j < L.m; j += cs) g.fillText(f.cols[j], x(j), L.colLabelY + FONT_PX / 2);
+  } else {
+    const cs = Math.max(1, Math.ceil(TURNED_GAP_PX / L.cellW));
+    if (L.cellW < 12) g.font = `${FONT_PX - 1}px ${f.font}`;
+    g.textAlign = "right";
+    for (let j = 0; j < L.m; j += cs) {
+      g.save();
+      g.translate(x(j), L.colLabelY);
+      g.rotate(-Math.PI / 2);
+      g.fillText(fit(g, f.cols[j], MAX_LABEL_PX), 0, 0);
+      g.restore();
+    }
+  }
+  g.font = `${FONT_PX}px ${f.font}`;
+  g.textAlign = "center";
+  g.fillText(f.colTitle, L.left + (L.m * L.cellW) / 2, L.axisY + FONT_PX / 2);
+  g.save();
+  g.translate(FONT_PX / 2 + 2, L.top + L.plotH / 2);
+  g.rotate(-Math.PI / 2);
+  g.fillText(f.rowTitle, 0, 0);
+  g.restore();
+}
+
+function drawBar(g, bar, x, y, w, font) {
+  // a horizontal colour bar with its two ends and middle
+  for (let k = 0; k < w; k++) {
+    g.fillStyle = rgb(colour(bar.scale, k / Math.max(1, w - 1)));
+    g.fillRect(x + k, y, 1, BAR_PX);
+  }
+  g.fillStyle = INK;
+  g.font = `${FONT_PX}px ${font}`;
+  const ticks = [[bar.zmin, "left"], [(bar.zmin + bar.zmax) / 2, "center"], [bar.zmax, "right"]];
+  ticks.forEach(([v, align], k) => {
+    g.textAlign = align;
+    g.fillText(short(v), x + (k * w) / 2, y + BAR_PX + FONT_PX / 2 + 3);
+  });
 }
 
 function draw(canvas, f, width) {
@@ -75,89 +230,46 @@ function draw(canvas, f, width) {
   g.fillStyle = "#fff";
   g.fillRect(0, 0, width, L.height);
   g.textBaseline = "middle";
-  g.fillStyle = "#262730";
+  drawCells(g, f, L, dpr);
+  if (f.band) drawBand(g, f, L);
+  if (f.small) return L;
+  g.fillStyle = INK;
   g.font = `${TITLE_PX}px ${f.font}`;
   g.textAlign = "left";
-  g.fillText(f.title, 0, TITLE_PX / 2 + 4);
-  g.font = `${FONT_PX}px ${f.font}`;
-  const z = f.values, gap = L.cellW > 4 && L.cellH > 4 ? 1 : 0;
-  const span = f.zmax - f.zmin || 1;
-  const widest = g.measureText(`-${fixed(0, f.decimals)}`).width;
-  const showNumbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
-  for (let i = 0; i < L.n; i++) {
-    for (let j = 0; j < L.m; j++) {
-      const v = z[i * L.m + j], x = L.left + j * L.cellW, y = L.top + i * L.cellH;
-      if (!Number.isFinite(v)) {
-        g.fillStyle = "#f0f2f6"; // masked: an empty cell, as -inf has no colour
-        g.fillRect(x, y, L.cellW - gap, L.cellH - gap);
-        if (showNumbers) {
-          g.fillStyle = "#808495";
-          g.textAlign = "center";
-          g.fillText("-∞", x + L.cellW / 2, y + L.cellH / 2);
-        }
-        continue;
-      }
-      const c = colour(f.scale, (v - f.zmin) / span);
-      g.fillStyle = `rgb(${c[0]},${c[1]},${c[2]})`;
-      g.fillRect(x, y, L.cellW - gap, L.cellH - gap);
-      if (showNumbers) {
-        const dark = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 140;
-        g.fillStyle = dark ? "#fff" : "#262730";
-        g.textAlign = "center";
-        g.fillText(fixed(v, f.decimals), x + L.cellW / 2, y + L.cellH / 2);
-      }
-    }
-  }
-  g.fillStyle = "#262730";
-  g.textAlign = "right";
-  const rs = every(L.cellH);
-  for (let i = 0; i < L.n; i += rs) g.fillText(f.rows[i], L.left - 4, L.top + (i + 0.5) * L.cellH);
-  if (f.prefix !== null) { // numbered features: a few level numbers, like an axis
-    const cs = Math.max(1, Math.ceil(48 / L.cellW));
-    g.textAlign = "center";
-    for (let j = 0; j < L.m; j += cs) g.fillText(f.cols[j], L.left + (j + 0.5) * L.cellW, L.colLabelY + FONT_PX / 2);
-  } else if (L.upright) {
-    g.textAlign = "center";
-    for (let j = 0; j < L.m; j++) g.fillText(f.cols[j], L.left + (j + 0.5) * L.cellW, L.colLabelY + FONT_PX / 2);
-  } else {
-    const cs = every(L.cellW, TURNED_GAP_PX);
-    if (L.cellW < 12) g.font = `${FONT_PX - 1}px ${f.font}`;
-    g.textAlign = "right";
-    for (let j = 0; j < L.m; j += cs) {
-      g.save();
-      g.translate(L.left + (j + 0.5) * L.cellW, L.colLabelY);
-      g.rotate(-Math.PI / 2);
-      g.fillText(f.cols[j], 0, 0);
-      g.restore();
-    }
-  }
-  g.font = `${FONT_PX}px ${f.font}`;
-  g.textAlign = "center";
-  g.fillText(f.colTitle, L.left + (L.m * L.cellW) / 2, L.axisY + FONT_PX / 2);
-  g.save();
-  g.translate(FONT_PX / 2 + 2, L.top + L.plotH / 2);
-  g.rotate(-Math.PI / 2);
-  g.fillText(f.rowTitle, 0, 0);
-  g.restore();
+  L.titleLines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
+  drawLabels(g, f, L);
   const barW = Math.min(width - L.left - 12, Math.max(120, Math.min(L.m * L.cellW, 240)));
-  for (let k = 0; k < barW; k++) {
-    const c = colour(f.scale, k / Math.max(1, barW - 1));
-    g.fillStyle = `rgb(${c[0]},${c[1]},${c[2]})`;
-    g.fillRect(L.left + k, L.barY, 1, BAR_PX);
-  }
-  g.fillStyle = "#262730";
-  const ticks = [[f.zmin, "left"], [(f.zmin + f.zmax) / 2, "center"], [f.zmax, "right"]];
-  ticks.forEach(([v, align], k) => {
-    g.textAlign = align;
-    g.fillText(short(v), L.left + (k * barW) / 2, L.barY + BAR_PX + FONT_PX / 2 + 3);
-  });
+  drawBar(g, f, L.left, L.barY, barW, f.font);
   return L;
 }
 
 function hoverText(f, i, j) {
   const v = f.values[i * f.shape[1] + j];
   const value = Number.isFinite(v) ? fixed(v, f.decimals) : "-∞ (masked)";
-  return `${f.rowTitle} ${i}: ${f.rows[i]}\n${f.colTitle} ${j}: ${f.cols[j]}\nvalue: ${value}`;
+  const lines = [`${f.rowTitle} ${i}: ${f.rows[i]}`, `${f.colTitle} ${j}: ${f.cols[j]}`,
+                 `value: ${value}`];
+  if (f.small) lines.unshift(f.title.split("   (")[0]);
+  if (f.hover) lines.push(f.hover[i][j]);
+  return lines.join("\n");
+}
+
+function fileName(title) {
+  return `${(title.split("   (")[0].trim() || "matrix").replace(/[^\w.-]+/g, "_")}.png`;
+}
+
+function pngLink(canvasOf, name) {
+  // a link that saves a canvas (made when clicked) as a PNG file
+  const png = document.createElement("a");
+  png.textContent = "PNG";
+  png.title = "Download this figure as a PNG image";
+  png.href = "#";
+  Object.assign(png.style, { position: "absolute", top: "0", right: "0", fontSize: "12px" });
+  png.addEventListener("click", (e) => {
+    png.href = canvasOf().toDataURL("image/png");
+    png.download = name();
+    e.stopPropagation();
+  });
+  return png;
 }
 
 function figureBox(root) {
@@ -167,22 +279,13 @@ function figureBox(root) {
   box.style.minWidth = "0";
   const canvas = document.createElement("canvas");
   canvas.setAttribute("role", "img");
+  canvas.style.display = "block";
   const tip = document.createElement("div");
   tip.className = "cg-hover";
   Object.assign(tip.style, {
     position: "absolute", display: "none", pointerEvents: "none", whiteSpace: "pre",
-    background: "#262730", color: "#fff", font: `${FONT_PX}px sans-serif`,
+    background: INK, color: "#fff", font: `${FONT_PX}px sans-serif`,
     padding: "4px 6px", borderRadius: "4px", zIndex: 2,
-  });
-  const png = document.createElement("a");
-  png.textContent = "PNG";
-  png.title = "Download this figure as a PNG image";
-  png.href = "#";
-  Object.assign(png.style, { position: "absolute", top: "0", right: "0", fontSize: "12px" });
-  png.addEventListener("click", (e) => {
-    png.href = canvas.toDataURL("image/png");
-    png.download = `${(box.figure.title.split("(")[0].trim() || "matrix").replace(/[^\w.-]+/g, "_")}.png`;
-    e.stopPropagation();
   });
   const hover = (e) => {
     const L = box.layout, r = canvas.getBoundingClientRect();
@@ -191,7 +294,7 @@ function figureBox(root) {
     if (i < 0 || j < 0 || i >= L.n || j >= L.m) { tip.style.display = "none"; return; }
     tip.textContent = hoverText(box.figure, i, j);
     tip.style.display = "block";
-    const flip = x > r.width * 0.6;
+    const flip = e.clientX > window.innerWidth * 0.55; // keep the box on the screen
     tip.style.left = flip ? "" : `${x + 12}px`;
     tip.style.right = flip ? `${r.width - x + 12}px` : "";
     tip.style.top = `${y + 12}px`;
@@ -199,7 +302,7 @@ function figureBox(root) {
   canvas.addEventListener("pointermove", hover); // a mouse
   canvas.addEventListener("pointerdown", hover); // a tap on a phone
   canvas.addEventListener("pointerleave", () => { tip.style.display = "none"; });
-  box.append(canvas, tip, png);
+  box.append(canvas, tip);
   root.appendChild(box);
   return box;
 }
@@ -209,12 +312,50 @@ function arrowBox(root, text) {
   a.className = "cg-arrow";
   a.textContent = text;
   Object.assign(a.style, { display: "flex", alignItems: "center", justifyContent: "center",
-                           fontSize: "28px", color: "#808495" });
+                           fontSize: "28px", color: MUTED });
   root.appendChild(a);
   return a;
 }
 
-function section(root, sec, narrow) {
+function label(root, text, style) {
+  const d = document.createElement("div");
+  d.className = "cg-label";
+  d.textContent = text;
+  Object.assign(d.style, { fontSize: "11px", color: INK, textAlign: "center",
+                           alignSelf: "center", whiteSpace: "nowrap", ...style });
+  root.appendChild(d);
+  return d;
+}
+
+function gridImage(grid, bar) {
+  // the whole grid of small figures, its labels and colour bar, as one canvas
+  const r = grid.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+  const out = document.createElement("canvas");
+  out.width = Math.round(r.width * dpr);
+  out.height = Math.round((r.height + 40) * dpr);
+  const g = out.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, r.width, r.height + 40);
+  g.textBaseline = "middle";
+  g.textAlign = "center";
+  g.font = `11px ${grid.font}`;
+  for (const el of grid.querySelectorAll("canvas, .cg-label")) {
+    const b = el.getBoundingClientRect(), x = b.left - r.left, y = b.top - r.top;
+    if (el.tagName === "CANVAS") g.drawImage(el, x, y, b.width, b.height);
+    else { g.fillStyle = INK; g.fillText(el.textContent, x + b.width / 2, y + b.height / 2); }
+    const frame = el.tagName === "CANVAS" && el.parentElement.figure.frame;
+    if (frame) {
+      g.strokeStyle = frame;
+      g.lineWidth = 3;
+      g.strokeRect(x - 2, y - 2, b.width + 4, b.height + 4);
+    }
+  }
+  drawBar(g, bar, 0, r.height + 8, Math.min(240, r.width), grid.font);
+  return out;
+}
+
+function headings(root, sec) {
   if (sec.heading) {
     const h = document.createElement("h3");
     h.textContent = sec.heading;
@@ -225,23 +366,61 @@ function section(root, sec, narrow) {
   if (sec.caption) {
     const p = document.createElement("p");
     p.textContent = sec.caption;
-    Object.assign(p.style, { fontSize: "14px", color: "#808495", margin: "0 0 0.5rem" });
+    Object.assign(p.style, { fontSize: "14px", color: MUTED, margin: "0 0 0.5rem" });
     root.appendChild(p);
   }
+}
+
+function sharedBar(wrapper, grid, sec, font) {
+  // a grid of small figures: its colour bar, titled, and a PNG link for the whole grid
+  const w = 240, h = BAR_PX + FONT_PX + 24, dpr = window.devicePixelRatio || 1;
+  const bar = document.createElement("canvas");
+  bar.className = "cg-bar";
+  Object.assign(bar, { width: w * dpr, height: h * dpr });
+  Object.assign(bar.style, { width: `${w}px`, height: `${h}px`, display: "block",
+                             marginTop: "6px" });
+  const g = bar.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.textBaseline = "middle";
+  g.fillStyle = INK;
+  g.font = `${FONT_PX}px ${font}`;
+  g.fillText(sec.bar.title, 0, FONT_PX / 2);
+  drawBar(g, sec.bar, 0, FONT_PX + 4, w - 4, font);
+  const png = pngLink(() => gridImage(grid, sec.bar), () => `${sec.name || "grid"}.png`);
+  Object.assign(png.style, { top: "", bottom: "0" }); // the top right holds a column label
+  wrapper.append(bar, png);
+}
+
+function section(root, sec, narrow) {
+  headings(root, sec);
+  const small = Boolean(sec.labels); // a grid of small figures, labelled at its left and top
+  const wrapper = document.createElement("div");
+  wrapper.style.position = "relative";
   const grid = document.createElement("div");
   grid.className = "cg-grid";
-  Object.assign(grid.style, { display: "grid", gap: "16px 24px", alignItems: "start" });
-  grid.style.gridTemplateColumns = narrow
-    ? "minmax(0, 1fr)"
-    : sec.widths.map((w) => `minmax(0, ${w}fr)`).join(" ");
-  root.appendChild(grid);
+  grid.font = root.font;
+  const cols = sec.widths.map((w) => `minmax(0, ${w}fr)`).join(" ");
+  Object.assign(grid.style, {
+    display: "grid", gap: small ? "4px" : "16px 24px", alignItems: "start",
+    // a phone: one figure per line, arrows pointing down; a grid of small ones stays a grid
+    gridTemplateColumns: small ? `max-content ${cols}` : narrow ? "minmax(0, 1fr)" : cols,
+  });
+  wrapper.appendChild(grid);
+  root.appendChild(wrapper);
+  if (small) [" ", ...sec.labels.cols].forEach((c) => label(grid, c));
   const boxes = [];
-  for (const it of sec.items) {
-    if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); continue; }
+  sec.items.forEach((it, k) => {
+    if (small && k % sec.widths.length === 0) {
+      label(grid, sec.labels.rows[k / sec.widths.length], { textAlign: "right" });
+    }
+    if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); return; }
     const box = figureBox(grid);
     box.figure = { ...it, values: decode(it.z), font: root.font };
+    if (it.frame) Object.assign(box.style, { outline: `3px solid ${it.frame}`, outlineOffset: "1px" });
+    if (!it.small) box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title)));
     boxes.push(box);
-  }
+  });
+  if (small && sec.bar) sharedBar(wrapper, grid, sec, root.font);
   // All widths first (one layout of the page), then all drawing: reading a width after
   // each drawing made the browser lay the page out again for every figure.
   const widths = boxes.map((box) => box.clientWidth || 300);

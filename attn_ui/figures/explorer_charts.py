@@ -8,85 +8,41 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
-from plotly.subplots import make_subplots
 
-from attn_ui.figures.heatmap import SEQUENTIAL
+from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.heatmap_axes import safe_label
-from attn_ui.tables import labels
 
-FRAME = "#d62728"  # the open head's frame
-# SEQUENTIAL with its colours at the squares of evenly spaced weights: in a long sentence most
-# weights are small, and on a linear scale the 72 squares would be almost white.
-_STOPS = [i / 10 for i in range(11)]
-STRETCHED = [[s * s, c] for s, c in zip(_STOPS, sample_colorscale(SEQUENTIAL, _STOPS), strict=True)]
-LINE = "8, 48, 107"  # the darkest blue of SEQUENTIAL, as "r, g, b"
+LINE = "8, 48, 107"  # the darkest blue of the weights' scale, as "r, g, b"
 N_LEVELS = 10  # lines are drawn in this many strengths, one trace each
 DENSE = 40  # beyond this many tokens the lines are packed closer, and only strong ones drawn
 
 
-def grid_figure(attentions: np.ndarray, tokens: Sequence[str], layer: int, head: int) -> go.Figure:
-    """(n_layers, n_heads, T, T) weights as one small heatmap per head; (layer, head) framed."""
+def grid(attentions: np.ndarray, tokens: Sequence[str], layer: int, head: int) -> dict:
+    """(n_layers, n_heads, T, T) weights as one small heatmap per head, layers as rows and
+    heads as columns, (layer, head) framed: a section for `canvas_grid.show`.
+
+    The colours are stretched towards small weights: in a long sentence most weights are
+    small, and on a linear scale the 72 squares would be almost white."""
     n_layers, n_heads = attentions.shape[:2]
-    fig = make_subplots(
-        n_layers,
-        n_heads,
-        horizontal_spacing=0.008,
-        vertical_spacing=0.012,
-        column_titles=[f"H{h}" for h in range(n_heads)],
-        row_titles=[f"L{i}" for i in range(n_layers)],
+    items = [
+        heatmap.small(
+            attentions[i, h],
+            tokens,
+            tokens,
+            title=f"layer {i}, head {h}",
+            kind="weights_stretched",
+            framed=(i, h) == (layer, head),
+        )
+        for i in range(n_layers)
+        for h in range(n_heads)
+    ]
+    return canvas_grid.small_multiples(
+        items,
+        row_labels=[f"L{i}" for i in range(n_layers)],
+        col_labels=[f"H{h}" for h in range(n_heads)],
+        bar=heatmap.colour_bar("weights_stretched", "weight"),
+        name="every_head",
     )
-    names = [safe_label(n) for n in labels(tokens)]  # unique, so no category merges
-    for i in range(n_layers):
-        for h in range(n_heads):
-            fig.add_trace(
-                go.Heatmap(
-                    z=attentions[i, h],
-                    x=names,
-                    y=names,
-                    coloraxis="coloraxis",
-                    hovertemplate=f"layer {i}, head {h}<br>query %{{y}}<br>key %{{x}}"
-                    "<br>weight %{z:.3f}<extra></extra>",
-                ),
-                i + 1,
-                h + 1,
-            )
-    fig.update_xaxes(showticklabels=False, ticks="")
-    fig.update_yaxes(showticklabels=False, ticks="", autorange="reversed")  # row 0 on top
-    n = layer * n_heads + head + 1  # subplot number, row by row
-    axis = "" if n == 1 else str(n)
-    fig.add_shape(
-        type="rect",
-        xref=f"x{axis} domain",
-        yref=f"y{axis} domain",
-        x0=-0.06,
-        x1=1.06,
-        y0=-0.06,
-        y1=1.06,
-        line={"color": FRAME, "width": 3},
-    )
-    fig.update_annotations(font={"size": 11})  # the L/H titles
-    fig.update_annotations(  # row titles: level and on the left, not turned on the right
-        selector={"textangle": 90}, x=0, xanchor="right", xshift=-4, textangle=0
-    )
-    fig.update_layout(
-        coloraxis={
-            "colorscale": STRETCHED,
-            "cmin": 0.0,
-            "cmax": 1.0,
-            "colorbar": {  # below, so the 12 columns get the whole width of a phone
-                "orientation": "h",
-                "thickness": 10,
-                "len": 0.5,
-                "y": -0.02,
-                "yanchor": "top",
-                "title": {"text": "weight", "side": "top"},
-            },
-        },
-        height=80 * n_layers + 90,
-        margin={"l": 30, "r": 10, "t": 30, "b": 10},
-    )
-    return fig
 
 
 def line_floor(t: int, query: int | None) -> float:

@@ -1,5 +1,6 @@
-"""Figures for labs 44-47: the band of local attention, counts and costs on log-log axes,
-and each token's spread through the transformer block. Numbers come in; figures go out."""
+"""Plotly figures for labs 44-47: counts and costs on log-log axes, and each token's spread
+through the transformer block. Numbers come in; figures go out (the heatmaps, the local
+band's included, are ``attn_ui.figures.matrix``)."""
 
 from __future__ import annotations
 
@@ -9,52 +10,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import streamlit as st
 
 from attn_core.labs.cost import CostCurve, Fit
-from attn_ui.figures.heatmap import CHART_CONFIG, heatmap
 from attn_ui.figures.heatmap_axes import safe_label
-from attn_ui.tables import numbers, table
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
-BAND = "#ff7f0e"
-
-
-def show(fig: go.Figure, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
-
-
-def _band_path(t: int, width: int) -> str:
-    """SVG path around the cells |i - j| <= width of a (T, T) grid (cell (i, j) at x=j, y=i)."""
-    left, right = [], []
-    for i in range(t):
-        lo, hi = max(0, i - width) - 0.5, min(t - 1, i + width) + 0.5
-        left += [(lo, i - 0.5), (lo, i + 0.5)]
-        right += [(hi, i - 0.5), (hi, i + 0.5)]
-    return "M " + " L ".join(f"{x} {y}" for x, y in left + right[::-1]) + " Z"
-
-
-def band_matrix(
-    weights, tokens, width: int, *, name: str, columns: bool, show_numbers: bool, key: str
-) -> None:
-    """The (T, T) weights as ``views.matrix`` draws them, with the window's band outlined."""
-    m = weights.T if columns else weights  # the band is symmetric: the same outline
-    rows, cols = ("key", "query") if columns else ("query", "key")
-    fig = heatmap(
-        m,
-        tokens,
-        tokens,
-        title=f"{name}   ({m.shape[0]} × {m.shape[1]})",
-        kind="weights",
-        row_title=rows,
-        col_title=cols,
-        show_numbers=show_numbers,
-    )
-    fig.add_shape(
-        type="path", path=_band_path(len(tokens), width), line={"color": BAND, "width": 3}
-    )
-    show(fig, f"{key}_chart")
-    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, tokens, tokens), key=key)
 
 
 def loglog(title: str, x_title: str, y_title: str, series: Sequence[tuple], ticks=None):
@@ -145,29 +105,10 @@ def stages_figure(spread: pd.DataFrame) -> go.Figure:
 
 
 def clip_limit(m: np.ndarray) -> float:
-    """The colour scale's end for a wide heatmap: the 99th percentile of |m|, so that a few
-    outlier features (trained transformers have some) do not wash out every other cell."""
+    """The colour scale's end for a wide heatmap (its `limit`): the 99th percentile of |m|, so
+    that a few outlier features (trained transformers have some) do not wash out every other
+    cell."""
     return float(np.percentile(np.abs(m), 99)) or 1.0
-
-
-def wide_heatmap(m: np.ndarray, tokens, title: str, every: int = 64) -> go.Figure:
-    """A (T, d_model) matrix, every `every`-th feature labelled (384 labels do not fit), its
-    colours saturating at ±clip_limit(m)."""
-    n = m.shape[1]
-    fig = heatmap(
-        m,
-        tokens,
-        [f"f{j}" for j in range(n)],
-        title=title,
-        row_title="token",
-        col_title="feature",
-        show_numbers=False,
-    )
-    ticks = list(range(0, n, every))
-    fig.update_xaxes(tickvals=ticks, ticktext=[str(j) for j in ticks], tickangle=0)
-    lim = clip_limit(m)
-    fig.update_traces(zmin=-lim, zmax=lim, zmid=0.0, xgap=0)  # a gap would hide thin columns
-    return fig
 
 
 def _fitted(symbol: str, x: np.ndarray, start: int, fit: Fit) -> tuple:

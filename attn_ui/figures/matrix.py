@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attn_ui.figures.heatmap import CHART_CONFIG, chart, heatmap_spec
+from attn_ui.figures import canvas_grid
+from attn_ui.figures.heatmap import figure as heatmap_figure
 from attn_ui.tables import numbers, table
 
-__all__ = ["CHART_CONFIG", "matrix", "oriented"]
+__all__ = ["matrix", "oriented"]
 
 
 def matrix(
@@ -26,13 +27,15 @@ def matrix(
     show_numbers: bool = True,
     key: str,
     hover: np.ndarray | None = None,
-    height: int | None = None,
     narrow: bool = False,
+    limit: float | None = None,
+    band: int | None = None,
 ) -> None:
     """Show `m` (R, C) as a heatmap titled with its name and shape, plus its table.
 
     columns=True shows the by-hand layout: the transpose, titled `by_hand_name`.
-    narrow=True: the figure is in a narrow column (its colour bar goes below).
+    kind, hover, narrow, limit, band: as in `attn_ui.figures.heatmap.figure` (hover is (R, C),
+    the matrix as given; it is transposed with it).
     """
     if columns:
         hover = None if hover is None else hover.T
@@ -46,21 +49,21 @@ def matrix(
         col_title=col_title,
         columns=columns,
     )
-    title = f"{name}   ({m.shape[0]} × {m.shape[1]})"
-    spec = heatmap_spec(
+    fig = heatmap_figure(
         m,
         rows,
         cols,
-        title=title,
+        title=name,
         kind=kind,
         row_title=row_title,
         col_title=col_title,
         show_numbers=show_numbers,
         hover=hover,
-        height=height,
         narrow=narrow,
+        limit=limit,
+        band=band,
     )
-    chart(spec, key=f"{key}_chart")
+    canvas_grid.figure(fig, key=f"{key}_chart")
     numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
 
 

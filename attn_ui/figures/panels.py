@@ -1,6 +1,7 @@
 """Figures as the pages place them: a lesson matrix in the learner's layout, matrices side by
 side, every head in small multiples, a row's weights at several temperatures, a lab's curve
-against d. Each draws through ``matrix`` (heatmap and numbers) or ``chart`` (any figure).
+against d. Each draws through ``matrix`` (heatmap and numbers), ``canvas_grid`` (a heatmap
+alone) or ``chart`` (a Plotly line, bar or histogram figure).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ import streamlit as st
 
 from attn_core.labs import scaling
 from attn_ui.controls import LessonSettings
-from attn_ui.figures import heatmap, plots
-from attn_ui.figures.matrix import CHART_CONFIG, matrix
+from attn_ui.figures import canvas_grid, heatmap, plots
+from attn_ui.figures.matrix import matrix
+
+CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 def chart(fig: go.Figure, key: str) -> None:
-    """A Plotly figure across its column, with the PNG button."""
+    """A Plotly figure (lines, bars, histograms; heatmaps are `matrix`) across its column,
+    with the PNG button."""
     st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
 
 
@@ -97,7 +101,7 @@ def heads_grid(weights: Sequence[np.ndarray], tokens, s: LessonSettings) -> None
 def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSettings, key: str):
     """One row's weights at several temperatures, one heatmap row per temperature."""
     rows = [f"τ = {x:g}" + ("  (yours)" if x == tau else "") for x in taus]
-    fig = heatmap.heatmap(
+    fig = heatmap.figure(
         sweep,
         rows,
         tokens,
@@ -107,7 +111,7 @@ def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSetting
         col_title="key",
         show_numbers=s.show_numbers,
     )
-    chart(fig, key)
+    canvas_grid.figure(fig, key=key)
 
 
 def saturation_chart(

@@ -1,8 +1,8 @@
-"""Plotly figures for the labs 40-43: curves against d, grouped bars, histograms, heatmaps.
+"""Plotly figures for the labs 40-43: curves against d, grouped bars, histograms.
 
 Figures only: every number comes from ``attn_core``. Axes that name tokens or titles are
 indexed by position with escaped tick labels (Plotly merges repeated categories and renders
-a subset of HTML), as in ``attn_ui.heatmap``.
+a subset of HTML); the heatmaps are ``attn_ui.figures.matrix``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-from attn_ui.figures.heatmap import heatmap
 from attn_ui.figures.heatmap_axes import safe_label, tick_labels
 
 UNSCALED, SCALED, CLOSED = "#d62728", "#1f77b4", "#555555"  # red: q·k, blue: q·k / √d
@@ -178,28 +177,3 @@ def lines(
     axis_x = {"title": x_title, **({"type": "log", "dtick": 1} if log_x else {})}
     axis_y = {"title": y_title, **({"range": list(y_range)} if y_range else {})}
     return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
-
-
-def fixed_heatmap(
-    m: np.ndarray,
-    rows,
-    cols,
-    *,
-    title: str,
-    limit: float,
-    row_title: str,
-    col_title: str,
-    show_numbers: bool = True,
-) -> go.Figure:
-    """A signed heatmap on a fixed scale -limit..limit, so small values look small."""
-    fig = heatmap(
-        m,
-        rows,
-        cols,
-        title=title,
-        row_title=row_title,
-        col_title=col_title,
-        show_numbers=show_numbers,
-    )
-    fig.update_traces(zmin=-limit, zmax=limit, zmid=0.0)
-    return fig

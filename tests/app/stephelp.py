@@ -9,6 +9,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from apphelp import open_tables, rerun
+from attn_ui.figures.heatmap import decode
 
 # sentence -> (where the message must be, a word it must contain); None: the page just works
 BAD_SENTENCES = {
@@ -25,8 +26,27 @@ BAD_SENTENCES = {
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures on the page, as dicts (AppTest cannot draw them)."""
+    """The Plotly figures on the page (lines, bars), as dicts (AppTest cannot draw them)."""
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def heatmaps(at: AppTest) -> list[dict]:
+    """Every heatmap on the page in page order, as the canvas component is sent it
+    (attn_ui.figures.heatmap.figure), with its matrix decoded as the browser decodes it
+    under "m"."""
+    out = []
+    for component in at.get("bidi_component"):
+        for section in json.loads(component.proto.json)["sections"]:
+            figs = [it for it in section["items"] if "z" in it]
+            out += [f | {"m": decode(f["z"], f["shape"])} for f in figs]
+    return out
+
+
+def heatmap(at: AppTest, title_part: str) -> dict:
+    """The first heatmap whose title contains `title_part` (see `heatmaps`)."""
+    found = [f for f in heatmaps(at) if title_part in f["title"]]
+    assert found, f"no heatmap titled {title_part!r}; have {[f['title'] for f in heatmaps(at)]}"
+    return found[0]
 
 
 def values(v) -> np.ndarray:

@@ -4,10 +4,12 @@ import json
 
 import numpy as np
 import pytest
+from stephelp import heatmaps
 
 from apphelp import load, open_tables, rerun, table
 from attn_core.pretrained import load_minilm
 from attn_ui.compute.explorer import DEFAULT_SENTENCE
+from attn_ui.figures.heatmap import SCALES
 
 OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"
@@ -31,6 +33,20 @@ def test_head_view_is_the_models_head(model):
     at.selectbox(key="explorer_head").select(7)
     rerun(at)
     np.testing.assert_array_equal(table(at, "Layer 4, head 7: A"), att[4, 7])
+
+
+def test_grid_is_every_head_with_the_chosen_one_framed(model):
+    """The model view's 72 small heatmaps, layer by layer, are the model's weights."""
+    at = load(PAGE)
+    att = model.run(DEFAULT_SENTENCE).attentions  # (layers, heads, T, T)
+    at.selectbox(key="explorer_layer").select(1)
+    at.selectbox(key="explorer_head").select(3)
+    small = [f for f in heatmaps(rerun(at)) if f.get("small")]
+    assert len(small) == att.shape[0] * att.shape[1]
+    for n, f in enumerate(small):
+        np.testing.assert_array_equal(f["m"], att[divmod(n, att.shape[1])])
+    assert [n for n, f in enumerate(small) if f.get("frame")] == [1 * att.shape[1] + 3]
+    assert small[0]["scale"] == SCALES["weights_stretched"]
 
 
 @pytest.mark.parametrize("how", ["mean", "max"])
@@ -85,11 +101,13 @@ def test_text_the_vocabulary_lacks_shows_unk():
 
 
 def test_markup_in_the_text_reaches_the_charts_escaped():
+    """Plotly (the lines) reads HTML in labels: escaped. The heatmaps draw canvas text: as typed."""
     at = type_sentence(load(PAGE), "<b>bold</b> <i>x</i>")
     traces = [d for c in at.get("plotly_chart") for d in json.loads(c.proto.spec)["data"]]
     labels = [str(v) for d in traces for f in ("x", "y", "text") for v in d.get(f, [])]
     assert any("&lt;" in v for v in labels)  # the tokenizer keeps "<" as a token of its own
     assert not any("<" in v for v in labels)
+    assert all("<" in f["rows"] and "&lt;" not in f["rows"] for f in heatmaps(at))
 
 
 def test_worked_example_ranks_the_heads_by_it_to_car(model):

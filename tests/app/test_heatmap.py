@@ -1,21 +1,24 @@
-"""The heatmap fast path: specs built as plain dicts must still be valid Plotly, cell for cell.
+"""The heatmap rules (attn_ui.figures.heatmap) and what every page sends the browser's canvas.
 
-Pages send `heatmap_spec` dicts without Plotly's validation (attn_ui.heatmap.chart), so
-these tests do that validation instead, on the specs and on every figure the step pages draw.
+One renderer draws every heatmap: these tests read what it is sent, decoded as its
+JavaScript decodes it, and compare it with the numbers the page shows in its tables (which
+the page tests compare with the engine). The drawing itself is checked in a browser
+(tests/e2e/test_heatmaps_browser.py).
 """
 
-import base64
-import json
-
 import numpy as np
-import plotly.graph_objects as go
 import pytest
-from stephelp import figures
+from plotly.colors import get_colorscale
+from stephelp import heatmaps
+from streamlit.testing.v1 import AppTest
 
-from apphelp import load
-from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
+from apphelp import ROOT, open_tables, rerun
+from attn_ui.figures import canvas_grid, heatmap
+from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, figure
 
-STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_grid.py
+# Every page with a heatmap, and the settings that reach its rarer ones (a mask, heads).
+PAGES = [
+    "pages/00_Overview.py",
     "pages/01_Tokens.py",
     "pages/02_Projection.py",
     "pages/03_Scores.py",
@@ -23,152 +26,128 @@ STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_
     "pages/05_Softmax.py",
     "pages/06_Weighted_sum.py",
     "pages/07_Masking.py",
+    "pages/07_Masking.py?mask=causal",
     "pages/08_Multi-head.py",
+    "pages/30_Model_explorer.py",
+    "pages/40_Why_scale.py",
+    "pages/42_Similarity.py",
+    "pages/43_Additive.py",
+    "pages/44_Cross_attention.py",
+    "pages/45_Local_attention.py",
+    "pages/47_Transformer_block.py",
 ]
 
 
-def decoded(v: dict) -> np.ndarray:
-    """A typed array as Plotly.js reads it: base64 bytes of `dtype`, in `shape`."""
-    shape = [int(n) for n in v["shape"].split(",")]
-    return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).reshape(shape)
+def tables_by_name(at) -> dict[str, np.ndarray]:
+    """Each "Numbers of <name> (...)" table, by <name> (the overview's one box: each choice)."""
+    open_tables(at)
+    out = {}
+    for exp in at.expander:
+        if exp.label.startswith("Numbers of") and exp.dataframe and not exp.selectbox:
+            name = exp.label.removeprefix("Numbers of ").split(" (table, CSV")[0]
+            out[name] = exp.dataframe[0].value.to_numpy(dtype=float)
+    return out
 
 
-def validated(spec: dict) -> dict:
-    """Plotly's own validation (raises on any unknown or ill-typed property), back as a dict."""
-    return go.Figure(spec).to_dict()
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.split("/")[1].replace(".py", ""))
+def test_every_heatmap_a_page_draws_is_the_table_it_shows(page):
+    """Each table of a matrix has its heatmap, holding the same numbers (masked cells as
+    -inf); every heatmap has its shape in its title, a label per row and column, and one of
+    the colour scales. (The overview's one box of tables: tests/app/test_canvas_grid.py.)"""
+    page, _, query = page.partition("?")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(dict(p.split("=") for p in query.split("&") if p))
+    at.switch_page(page)
+    figs = heatmaps(rerun(at))
+    assert figs
+    drawn = {}
+    for f in figs:
+        name, shape = f["title"].rsplit("   (", 1)
+        r, c = f["shape"]
+        assert shape == f"{r} × {c})" and len(f["rows"]) == r and len(f["cols"]) == c
+        assert f["scale"] in heatmap.SCALES.values()
+        drawn[name] = f["m"]
+    tables = tables_by_name(at)
+    assert tables.keys() <= drawn.keys()
+    assert not query or any(np.isneginf(m).any() for m in drawn.values())
+    for name, want in tables.items():
+        m = drawn[name]
+        np.testing.assert_array_equal(np.where(np.isneginf(m), np.nan, m), want, err_msg=name)
 
 
-CASES = {
-    "signed with a masked cell": (np.array([[1.0, -np.inf], [-2.5, 0.25]]), {}),
-    "weights": (np.array([[0.3, 0.7], [1.0, 0.0]]), {"kind": "weights"}),
-    "one cell": (np.array([[4.0]]), {"title": "S"}),
-    "extra hover": (np.ones((2, 3)), {"hover": np.array([["a", "b", "c"], ["d", "e", "f"]])}),
-    "no numbers": (np.zeros((3, 3)), {"show_numbers": False}),
-    "all masked": (np.full((2, 2), -np.inf), {}),
-    "wide model features": (np.random.default_rng(0).normal(size=(5, 384)), {}),
-}
+def test_scales_are_plotlys_red_blue_and_blues():
+    for kind, name in (("signed", "RdBu_r"), ("weights", "Blues")):
+        plotly = get_colorscale(name)
+        scale = heatmap.SCALES[kind]
+        assert [p for p, _ in scale] == [p for p, _ in plotly]
+        assert [f"rgb({r}, {g}, {b})" for _, (r, g, b) in scale] == [
+            c.replace(" ", "").replace(",", ", ") for _, c in plotly
+        ]
+    stretched = heatmap.SCALES["weights_stretched"]
+    assert stretched[0] == [0.0, [247, 251, 255]] and stretched[-1] == [1.0, [8, 48, 107]]
+    assert stretched[5][0] == pytest.approx(0.25)  # the middle colour at a weight of 1/4
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_every_kind_of_spec_is_valid_plotly_and_keeps_every_setting(case):
-    m, kwargs = CASES[case]
-    rows = [f"r{i}" for i in range(m.shape[0])]
-    cols = [f"c{j}" for j in range(m.shape[1])]
-    spec = heatmap_spec(m, rows, cols, **kwargs)
-    checked = validated(spec)
-    trace, layout = checked["data"][0], checked["layout"]
-    assert set(spec["data"][0]) <= set(trace)  # nothing we set was dropped
-    # colours as Python's Plotly means them: Plotly.js reads names like "Blues" differently
-    assert spec["data"][0]["colorscale"] == [list(c) for c in trace["colorscale"]]
-    assert isinstance(spec["data"][0]["colorscale"], list)
-    np.testing.assert_array_equal(decoded(spec["data"][0]["z"]), np.where(np.isinf(m), np.nan, m))
-    assert layout["yaxis"]["autorange"] == "reversed"  # row 0 on top
-    trace = spec["data"][0]
-    per_cell = decoded(trace["customdata"]) if "customdata" in trace else trace["hovertext"]
-    assert per_cell.shape[:2] == m.shape  # every cell has its hover
+def test_signed_values_centre_at_zero_and_weights_run_from_zero_to_one():
+    signed = figure(np.array([[1.0, -np.inf], [-2.5, 0.25]]), "ab", "cd", title="S")
+    assert (signed["zmin"], signed["zmax"]) == (-2.5, 2.5)  # as wide as |-2.5|, masked ignored
+    weights = figure(np.array([[0.2, 0.3]]), "a", "bc", title="A", kind="weights")
+    assert (weights["zmin"], weights["zmax"]) == (0.0, 1.0)
+    assert figure(np.zeros((2, 2)), "ab", "cd", title="0")["zmax"] == 1.0  # no magnitude
+    fixed = figure(np.array([[0.01, -0.02]]), "a", "bc", title="J", limit=0.25)
+    assert (fixed["zmin"], fixed["zmax"]) == (-0.25, 0.25)  # small values look small
+    assert figure(np.full((1, 1), -np.inf), "a", "b", title="M")["zmax"] == 1.0  # all masked
 
 
-def test_masked_cells_are_empty_and_labelled_minus_infinity():
-    spec = heatmap_spec(np.array([[1.0, -np.inf], [-0.001, 0.5]]), ["q0", "q1"], ["k0", "k1"])
-    trace = spec["data"][0]
-    z = decoded(trace["z"])
-    assert np.isnan(z[0, 1]) and z[0, 0] == 1.0 and z[1, 0] == -0.001
-    assert trace["text"].tolist() == [["1.0", "-∞"], ["0.0", "0.5"]]  # and never "-0.0"
-    assert "value: %{text}" in trace["hovertemplate"] and trace["texttemplate"] == "%{text}"
-    assert (trace["zmin"], trace["zmax"], trace["zmid"]) == (-1.0, 1.0, 0.0)  # from finite cells
-
-
-def test_hover_names_each_cell_by_position_and_token():
-    tokens = ["the", "<b>x</b>", "the"]
-    spec = heatmap_spec(np.eye(3), tokens, tokens, kind="weights", decimals=3)
-    layout, trace = spec["layout"], spec["data"][0]
-    assert layout["yaxis"]["tickvals"] == [0, 1, 2]  # a row per token, repeated ones too
-    assert layout["yaxis"]["ticktext"] == ["the", "&lt;b&gt;x&lt;/b&gt;", "the"]
-    assert decoded(trace["customdata"])[2, 0].tolist() == [2, 0]  # query 2, key 0
-    # Plotly fills %{y} / %{x} with the tick label of the cell's row / column.
-    assert trace["hovertemplate"] == (
-        "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
-        "<br>value: %{z:.3f}<extra></extra>"
-    )
-    assert "text" not in trace and trace["texttemplate"] == "%{z:.3f}"
-
-
-def test_extra_hover_and_long_axes_write_every_cell_out():
-    extra = np.array([["<br>a"], ["<br>b"]], dtype=object)
-    trace = heatmap_spec(np.array([[1.0], [2.0]]), ["x", "<i>y</i>"], ["k"], hover=extra)["data"][0]
-    want = "query 1: &lt;i&gt;y&lt;/i&gt;<br>key 0: k<br>value: 2.0<br>b"
-    assert trace["hovertext"][1, 0] == want
-    wide = heatmap_spec(np.zeros((2, 384)), ["a", "b"], [f"f{j}" for j in range(384)])["data"][0]
-    assert wide["hovertext"][1, 300] == "query 1: b<br>key 300: f300<br>value: 0.0"
+def test_masked_cells_travel_as_minus_infinity():
+    m = np.array([[1.0, -np.inf], [-0.001, 0.5]])
+    f = figure(m, ["q0", "q1"], ["k0", "k1"], title="S")
+    np.testing.assert_array_equal(heatmap.decode(f["z"], f["shape"]), m)  # bit for bit
 
 
 def test_numbers_on_cells_only_when_the_grid_is_small_enough():
-    small = heatmap_spec(np.zeros((24, 24)), list("x" * 24), list("y" * 24))["data"][0]
-    large = heatmap_spec(np.zeros((25, 24)), list("x" * 25), list("y" * 24))["data"][0]
-    assert MAX_CELLS_WITH_NUMBERS == 24 * 24
-    assert small["texttemplate"] == "%{z:.1f}" and "texttemplate" not in large
+    small = figure(np.zeros((24, 24)), "x" * 24, "y" * 24, title="S")
+    large = figure(np.zeros((25, 24)), "x" * 25, "y" * 24, title="S")
+    assert MAX_CELLS_WITH_NUMBERS == 24 * 24 and small["numbers"] and not large["numbers"]
+    assert small["decimals"] == 1  # more than 8 columns: one decimal
+    few = figure(np.zeros((2, 8)), "ab", "abcdefgh", title="S")
+    assert few["decimals"] == 2
+    off = figure(np.zeros((2, 2)), "ab", "cd", title="S", show_numbers=False)
+    assert not off["numbers"]
     cols = [f"k{j}" for j in range(5)]
-    narrow4 = heatmap_spec(np.zeros((3, 4)), list("abc"), cols[:4], narrow=True)["data"][0]
-    narrow5 = heatmap_spec(np.zeros((3, 5)), list("abc"), cols, narrow=True)["data"][0]
-    assert "texttemplate" in narrow4 and "texttemplate" not in narrow5
+    assert figure(np.zeros((3, 4)), "abc", cols[:4], title="S", narrow=True)["numbers"]
+    assert not figure(np.zeros((3, 5)), "abc", cols, title="S", narrow=True)["numbers"]
 
 
-@pytest.mark.parametrize("page", STEP_PAGES)
-def test_every_figure_a_step_page_draws_is_valid_plotly(page):
-    at = load(page)
-    specs = figures(at)
-    assert specs
-    for spec in specs:
-        validated(json.loads(json.dumps(spec)))
+def test_labels_go_as_typed_and_numbered_features_are_marked():
+    f = figure(np.zeros((2, 3)), ["<b>x</b>", "the"], ["f0", "f1", "f2"], title="<i>X</i>")
+    assert f["rows"] == ["<b>x</b>", "the"]  # canvas text is never markup: no escaping
+    assert f["title"] == "<i>X</i>   (2 × 3)"
+    assert f["prefix"] == "f" and f["rowPrefix"] is None
+    assert figure(np.zeros((2, 2)), "ab", ["f0", "cat"], title="S")["prefix"] is None
+    assert "innerHTML" not in canvas_grid._JS and "textContent" in canvas_grid._JS
 
 
-def test_numbered_features_get_a_few_level_ticks_and_tokens_get_every_one():
-    feats = [f"f{j}" for j in range(32)]
-    spec = heatmap_spec(np.zeros((3, 32)), ["a", "b", "a"], feats, col_title="feature")
-    x, trace = spec["layout"]["xaxis"], spec["data"][0]
-    assert (x["tickmode"], x["tickprefix"], x["tickangle"]) == ("auto", "f", 0)
-    assert "feature %{customdata[1]}: f%{customdata[1]}<br>" in trace["hovertemplate"]
-    tokens = [f"w{j}" for j in range(7)] + ["f7"]  # not all numbered: tokens
-    x = heatmap_spec(np.zeros((2, 8)), ["a", "b"], tokens)["layout"]["xaxis"]
-    assert x["ticktext"] == tokens and x["tickangle"] == -90
-    few = heatmap_spec(np.zeros((2, 4)), ["a", "b"], ["k0", "k1", "k2", "k3"])["layout"]["xaxis"]
-    assert few["ticktext"] == ["k0", "k1", "k2", "k3"] and few["tickangle"] == 0
-    keys = [f"k{j}" for j in range(8)]  # up to 8: every one, as in the why-scale lab
-    eight = heatmap_spec(np.zeros((2, 8)), ["a", "b"], keys)["layout"]["xaxis"]
-    assert eight["ticktext"] == keys and eight["tickangle"] == -90
+def test_extra_hover_and_band_travel_with_the_figure():
+    hover = np.array([["q0·k0 = 1", "q0·k1 = 2"]], dtype=object)
+    f = figure(np.ones((1, 2)), ["a"], ["b", "c"], title="S", hover=hover)
+    assert f["hover"] == [["q0·k0 = 1", "q0·k1 = 2"]]
+    assert "hover" not in figure(np.ones((1, 1)), "a", "b", title="S")
+    band = figure(np.eye(3), "abc", "abc", title="A", kind="weights", band=1)["band"]
+    assert band == {"width": 1, "colour": heatmap.BAND}
 
 
-def test_margins_make_room_for_the_longest_label_before_plotly_measures():
-    def left(rows: list[str]) -> int:
-        return heatmap_spec(np.zeros((2, 12)), rows, list("abcdefghijkl"))["layout"]["margin"]["l"]
-
-    px = {n: round(7.5 * n) for n in (4, 8, 20, 40)}  # 7.5 px a character
-    base = left(["abcd", "b"])
-    assert left(["abcd", "internationalization"]) - base == px[20] - px[4]
-    assert left(["abcd", "<b>x</b>"]) - base == px[8] - px[4]  # as typed: 8 characters
-    assert left(["abcd", "x" * 500]) - base == px[40] - px[4]  # capped at 40 characters
-    assert left(["a", "b"]) == left(["ab", "c"]) > 22  # one or two characters: a floor
-    short = heatmap_spec(np.zeros((2, 12)), ["a", "b"], [f"w{j}" for j in range(12)])
-    turned = heatmap_spec(np.zeros((2, 12)), ["a", "b"], ["a", "internationalization"] * 6)
-    assert turned["layout"]["margin"]["b"] > short["layout"]["margin"]["b"]  # upright labels
-    long_key = heatmap_spec(np.zeros((2, 12)), ["a", "b"], ["a", "x" * 500] * 6)["layout"]
-    for lay in (short["layout"], turned["layout"], long_key):  # the labels never eat the cells
-        assert lay["height"] - lay["margin"]["t"] - lay["margin"]["b"] >= 2 * 24
-    for spec in (short, turned):
-        assert spec["layout"]["xaxis"]["ticklabeloverflow"] == "allow"
-        assert spec["layout"]["yaxis"]["ticklabeloverflow"] == "allow"
-
-
-def test_a_narrow_matrix_has_its_colour_bar_below_with_its_range():
-    m = np.array([[-2.0, 1.0, 0.5], [0.0, 1.5, -0.25]])
-    narrow = heatmap_spec(m, ["a", "b"], ["k0", "k1", "k2"])
-    bar, margin = narrow["data"][0]["colorbar"], narrow["layout"]["margin"]
-    assert bar["orientation"] == "h" and bar["tickvals"] == [-2.0, 0.0, 2.0]
-    assert bar["ticktext"] == ["-2", "0", "2"] and margin["r"] < 20
-    weights = heatmap_spec(np.full((2, 2), 0.5), ["a", "b"], ["a", "b"], kind="weights")
-    assert weights["data"][0]["colorbar"]["ticktext"] == ["0", "0.5", "1"]
-    wide = heatmap_spec(np.zeros((2, 9)), ["a", "b"], list("abcdefghi"))
-    assert "orientation" not in wide["data"][0]["colorbar"] and wide["layout"]["margin"]["r"] > 60
-    in_a_column = heatmap_spec(np.zeros((2, 9)), ["a", "b"], list("abcdefghi"), narrow=True)
-    assert in_a_column["data"][0]["colorbar"]["orientation"] == "h"
-    assert in_a_column["layout"]["margin"]["r"] < 20
+def test_small_figures_of_a_grid():
+    f = heatmap.small(np.eye(2), "ab", "ab", title="layer 0, head 1", framed=True)
+    assert f["small"] and f["frame"] == heatmap.FRAME and f["decimals"] == 3
+    assert not f["numbers"] and f["title"] == "layer 0, head 1   (2 × 2)"
+    bar = heatmap.colour_bar("weights_stretched", "weight")
+    grid = canvas_grid.small_multiples(
+        [f] * 4, row_labels=["L0", "L1"], col_labels=["H0", "H1"], bar=bar, name="heads"
+    )
+    assert grid["labels"] == {"rows": ["L0", "L1"], "cols": ["H0", "H1"]}
+    assert grid["widths"] == [1.0, 1.0] and (bar["zmin"], bar["zmax"]) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="one figure per row and column"):
+        canvas_grid.small_multiples([f] * 3, row_labels="ab", col_labels="ab", bar=bar, name="x")
+    with pytest.raises(ValueError, match="at least one column"):
+        canvas_grid.section([], widths=[])

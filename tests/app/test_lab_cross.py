@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, figures
+from stephelp import BAD_SENTENCES, check_bad_sentence, heatmaps
 
 import attn_core
 from apphelp import load, rerun, table
@@ -107,7 +107,7 @@ def test_bad_first_sentence(name):
 
 def test_numbers_toggle_takes_the_numbers_off_the_cells():
     at = load(PAGE)
-    assert all(f["data"][0].get("texttemplate") for f in figures(at))
+    assert len(heatmaps(at)) == 3 and all(f["numbers"] for f in heatmaps(at))
     at.toggle(key="cross_numbers").set_value(False)
     rerun(at)
-    assert not any(f["data"][0].get("texttemplate") for f in figures(at))
+    assert len(heatmaps(at)) == 3 and not any(f["numbers"] for f in heatmaps(at))

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from firststeps_help import chart, expected
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, type_sentence
+from firststeps_help import expected
+from stephelp import BAD_SENTENCES, check_bad_sentence, frame, heatmap, type_sentence
 
 from apphelp import load, rerun, table
 from attn_ui.step_tables import factor
@@ -24,10 +24,11 @@ def test_default_scores_equal_the_engine():
 def test_hover_writes_out_each_sum_of_products():
     at = load(PAGE)
     t = expected().trace
-    hover = chart(at, "S = Q Kᵀ")["data"][0]["hovertext"]
+    fig = heatmap(at, "S = Q Kᵀ")
+    np.testing.assert_array_equal(fig["m"], t.scores)
     i, j = 2, 5
-    text = "<br>" + hover[i][j].split("<br>", 3)[3]  # after query, key and value
-    assert text.startswith(f"<br>q{i}·k{j} = {factor(t.q[i, 0])}×{factor(t.k[j, 0])} + ")
+    text = fig["hover"][i][j]  # under the cell's query, key and value
+    assert text.startswith(f"q{i}·k{j} = {factor(t.q[i, 0])}×{factor(t.k[j, 0])} + ")
     assert text.count("×") == t.d_k
     assert text.endswith(f"= {factor(t.scores[i, j]).strip('()')}")
 
@@ -36,7 +37,7 @@ def test_hover_shortens_long_sums():
     at = load(PAGE)
     at.select_slider(key="lesson_w_d_k").set_value(32)
     rerun(at)
-    text = chart(at, "S = Q Kᵀ")["data"][0]["hovertext"][0][1]
+    text = heatmap(at, "S = Q Kᵀ")["hover"][0][1]
     assert text.count("×") == 8 and "(24 more products)" in text
 
 
@@ -70,6 +71,9 @@ def test_by_hand_layout_is_k_transposed_times_q():
     rerun(at)
     np.testing.assert_allclose(table(at, "S by hand = Kᵀ Q"), s.T)
     np.testing.assert_allclose(table(at, "Kᵀ (tokens × features)"), expected().trace.k)
+    fig = heatmap(at, "S by hand = Kᵀ Q")  # the hover turns with the matrix
+    np.testing.assert_array_equal(fig["m"], expected().trace.scores.T)
+    assert fig["hover"][5][2].startswith("q2·k5 = ")
 
 
 def test_similarity_scores_are_symmetric_dot_products_of_x():

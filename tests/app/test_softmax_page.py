@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, figures, frame, type_sentence
+from stephelp import BAD_SENTENCES, check_bad_sentence, frame, heatmaps, type_sentence
 
 from apphelp import load, rerun, table
 from attn_core.labs import softmax_facts
@@ -78,14 +78,12 @@ def test_by_hand_layout_shows_columns_that_sum_to_one():
 
 def test_numbers_on_cells_toggle_reaches_the_heatmaps():
     at = load(PAGE)
-    heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
-    assert len(heatmaps) == 3
-    assert all(f["data"][0].get("texttemplate", "").startswith("%{") for f in heatmaps)
+    figs = heatmaps(at)
+    assert len(figs) == 3 and all(f["numbers"] for f in figs)
     at.toggle(key="lesson_w_show_numbers").set_value(False)
     rerun(at)
-    heatmaps = [f for f in figures(at) if f["data"][0]["type"] == "heatmap"]
-    assert len(heatmaps) == 3
-    assert all(f["data"][0].get("texttemplate") is None for f in heatmaps)
+    figs = heatmaps(at)
+    assert len(figs) == 3 and not any(f["numbers"] for f in figs)
 
 
 def test_repeated_word_keeps_every_row():

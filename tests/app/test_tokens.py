@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from firststeps_help import chart, expected
-from stephelp import BAD_SENTENCES, frame, type_sentence
+from firststeps_help import expected
+from stephelp import BAD_SENTENCES, frame, heatmap, type_sentence
 
 from apphelp import load, rerun, table
 from attn_core.labs import similarity
@@ -28,7 +28,9 @@ def test_repeated_words_are_separate_identical_rows():
     x = table(at, "Numbers of X")
     assert x.shape[0] == 5
     np.testing.assert_array_equal(x[1], x[4])
-    assert chart(at, "X ")["layout"]["yaxis"]["ticktext"] == ["the", "cat", "saw", "the", "cat"]
+    x_fig = heatmap(at, "X ")
+    assert x_fig["rows"] == ["the", "cat", "saw", "the", "cat"]  # a row per token, repeats too
+    np.testing.assert_array_equal(x_fig["m"], x)
     repeats = frame(at, "rows of X")
     assert list(repeats["token"]) == ["the", "cat"]
     assert list(repeats["rows of X"]) == ["0, 3", "1, 4"]
@@ -63,10 +65,10 @@ def test_by_hand_layout_shows_x_transposed():
 
 def test_numbers_on_cells_toggle():
     at = load(PAGE)
-    assert chart(at, "X ")["data"][0]["texttemplate"] == "%{z:.2f}"
+    assert heatmap(at, "X ")["numbers"] and heatmap(at, "X ")["decimals"] == 2
     at.toggle(key="lesson_w_show_numbers").set_value(False)
     rerun(at)
-    assert "texttemplate" not in chart(at, "X ")["data"][0]
+    assert not heatmap(at, "X ")["numbers"]
 
 
 def test_real_head_x_has_positions_and_special_tokens():
@@ -80,12 +82,11 @@ def test_real_head_x_has_positions_and_special_tokens():
     # positions were added: the two copies of a word no longer have identical rows
     assert list(frame(at, "rows of X")["identical vectors"]) == ["no", "no"]
     assert any("position" in i.value for i in at.info)
-    # 384 features: cells without white gaps, a few numbered feature ticks, every token labelled
-    fig = chart(at, "X ")
-    assert fig["data"][0]["xgap"] == 0 and fig["data"][0]["ygap"] == 1
-    assert fig["layout"]["xaxis"]["tickmode"] == "auto"
-    assert fig["layout"]["xaxis"]["tickprefix"] == "f"
-    assert len(fig["layout"]["yaxis"]["ticktext"]) == 7
+    # 384 features: numbered, so labelled like a ruler; every token labelled
+    fig = heatmap(at, "X ")
+    assert fig["prefix"] == "f" and fig["rowPrefix"] is None
+    assert fig["rows"] == tokens and fig["shape"] == [7, 384]
+    assert not fig["numbers"]  # 2,688 cells: too many to print
 
 
 def test_a_mask_chosen_elsewhere_does_not_break_the_page():
@@ -111,5 +112,5 @@ def test_bad_sentences(name):
     for m in at.markdown:
         assert not m.proto.allow_html
         assert "<script>" not in m.value and "<b>" not in m.value
-    for label in chart(at, "X ")["layout"]["yaxis"]["ticktext"] if expect is None else []:
-        assert "<" not in label  # escaped for Plotly: &lt;
+    if expect is None:  # the labels go to the canvas as typed: drawn as text, never markup
+        assert heatmap(at, "X ")["rows"] == list(frame(at, "token")["token"])

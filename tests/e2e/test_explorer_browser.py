@@ -1,21 +1,17 @@
-"""The model explorer in a real browser: the head heatmap keeps every token, lines follow a pick."""
+"""The model explorer in a real browser: the heatmaps keep every token, lines follow a pick."""
 
 import pytest
+from playwright.sync_api import expect
 
-from browserhelp import open_page, shot, wait_idle
+from browserhelp import heatmaps, hover_cell, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e
 
-# The figure whose title starts with `t` (tags stripped), or "lines" (the lines figure) or
-# "grid" (the 72 heads): its traces' x, y, z as plain lists, trace types, y tick labels.
+# The lines figure (Plotly; the heatmaps are canvases, browserhelp.heatmaps): its traces'
+# x, y, z as plain lists, trace types, y tick labels.
 FIGURE = """(t) => {
-    const title = g => ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
-    const is = {
-        lines: g => ((g.layout.xaxis || {}).ticktext || [])[0] === 'queries',
-        grid: g => g._fullData.length === 72,
-    };
-    const gd = [...document.querySelectorAll('.js-plotly-plot')]
-        .find(g => (is[t] ? is[t](g) : title(g).startsWith(t)));
+    const is = {lines: g => ((g.layout.xaxis || {}).ticktext || [])[0] === 'queries'};
+    const gd = [...document.querySelectorAll('.js-plotly-plot')].find(g => is[t](g));
     if (!gd) return null;
     const plain = a => (a == null ? null : Array.from(a, r => (r && r.length !== undefined
         && typeof r !== 'string') ? Array.from(r) : r));
@@ -45,13 +41,18 @@ def test_repeated_word_gets_a_row_per_token(page, app_url):
     """A sentence with "the" and "cat" twice: seven rows, [CLS] and [SEP] included."""
     open_page(page, app_url, "Model_explorer")
     type_sentence(page, "the cat saw the cat")
-    head = wait_figure(page, "Layer 0, head 0: A", "fig.ticks.length === 7")
-    assert head["ticks"] == ["[CLS]", "the", "cat", "saw", "the", "cat", "[SEP]"]
-    z = head["data"][0]["z"]
+    head = wait_heatmap(page, "Layer 0, head 0: A", "f.rows.length === 7")
+    assert head["rows"] == ["[CLS]", "the", "cat", "saw", "the", "cat", "[SEP]"]
+    z = head["z"]
     assert len(z) == 7 and all(sum(row) == pytest.approx(1.0, abs=1e-5) for row in z)
-    grid = wait_figure(page, "grid", "fig.data[0].z.length === 7")
-    assert grid["types"] == ["heatmap"] * 72
-    assert all(len(d["z"]) == 7 for d in grid["data"])
+    wait_heatmap(page, "layer 5, head 11", "f.rows.length === 7")
+    grid = [f for f in heatmaps(page) if f["title"].startswith("layer ")]
+    assert len(grid) == 72 and all(f["shape"] == [7, 7] and f["colours"] > 1 for f in grid)
+    assert grid[0]["z"] == z  # layer 0, head 0 is the head view's matrix
+    tip = hover_cell(page, "layer 2, head 3", 4, 2)
+    expect(tip).to_contain_text("layer 2, head 3")
+    expect(tip).to_contain_text("query 4: the")
+    expect(tip).to_contain_text("key 2: cat")
     shot(page, "explorer_repeated_word")
 
 
@@ -75,7 +76,9 @@ def test_phone_width(browser, app_url):
     pg = ctx.new_page()
     try:
         open_page(pg, app_url, "Model_explorer")
-        wait_figure(pg, "Layer 0, head 0: A", "fig.ticks.length === 17")
+        wait_heatmap(pg, "Layer 0, head 0: A", "f.rows.length === 17")
+        grid = [f for f in heatmaps(pg) if f["title"].startswith("layer ")]
+        assert len(grid) == 72 and all(0 < f["width"] < 40 for f in grid)  # 12 across
         shot(pg, "explorer_phone")
     finally:
         ctx.close()

@@ -1,12 +1,10 @@
 """Labs 40-43 in a real browser: one interaction each, waiting on the app's state."""
 
-import base64
-
 import numpy as np
 import pytest
 from playwright.sync_api import Page
 
-from browserhelp import open_page, shot, wait_idle
+from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -16,16 +14,6 @@ FIND = "(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => g.lay
 def chart(pg: Page, title: str, path: str):
     """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
     return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return {path}; }}", title)
-
-
-def numbers(pg: Page, title: str, field: str = "z") -> np.ndarray:
-    """A data array of the titled chart's first trace: a list, or Plotly's typed array."""
-    v = chart(pg, title, f"g.data[0].{field}")
-    if isinstance(v, dict) and "bdata" in v:
-        flat = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        shape = [int(n) for n in str(v.get("shape", len(flat))).split(",")]  # "22, 13"
-        return flat.reshape(shape)
-    return np.asarray(v, dtype=float)
 
 
 def wait_chart(pg: Page, title: str, condition: str, arg=None) -> None:
@@ -68,30 +56,29 @@ def test_softmax_lab_typed_scores_redraw_the_bars(page, app_url):
 def test_similarity_d_slider_changes_the_dot_products(page, app_url):
     """Moving the d slider down re-embeds the sentence: the dot-product heatmap changes."""
     open_page(page, app_url, "Similarity")
-    before = numbers(page, "dot product x_i")
-    old = chart(page, "dot product x_i", "JSON.stringify(g.data[0].z)")
+    before = np.array(heatmap(page, "dot product x_i")["z"])
     slider = page.get_by_role("slider", name="d: features per token (both parts)")
     slider.focus()
     slider.press("ArrowLeft")
     wait_idle(page)
-    wait_chart(page, "dot product x_i", "JSON.stringify(g.data[0].z) !== arg", old)
-    after = numbers(page, "dot product x_i")
+    changed = "JSON.stringify(f.z) !== JSON.stringify(arg)"
+    after = np.array(wait_heatmap(page, "dot product x_i", changed, before.tolist())["z"])
     assert after.shape == before.shape
     # fewer features (64 -> 32): every vector is shorter, so every |x|² on the diagonal is smaller
     assert np.all(np.diag(after) < np.diag(before))
-    np.testing.assert_allclose(np.diag(numbers(page, "cosine x_i")), 1.0)
+    np.testing.assert_allclose(np.diag(heatmap(page, "cosine x_i")["z"]), 1.0)
 
 
 def test_additive_seed_changes_the_network_not_the_dot_product(page, app_url):
     """A new seed redraws the additive alignment; the dot-product alignment has no weights."""
     open_page(page, app_url, "Additive")
-    add, dot = numbers(page, "additive: softmax"), numbers(page, "dot product: softmax")
-    old = chart(page, "additive: softmax", "JSON.stringify(g.data[0].z)")
+    add, dot = (heatmap(page, t)["z"] for t in ("additive: softmax", "dot product: softmax"))
     seed = page.get_by_label("seed for W₁, W₂, v_a")
     seed.fill("5")
     seed.press("Enter")
     wait_idle(page)
-    wait_chart(page, "additive: softmax", "JSON.stringify(g.data[0].z) !== arg", old)
-    assert not np.allclose(numbers(page, "additive: softmax"), add)
-    np.testing.assert_array_equal(numbers(page, "dot product: softmax"), dot)
+    changed = "JSON.stringify(f.z) !== JSON.stringify(arg)"
+    new = wait_heatmap(page, "additive: softmax", changed, add)["z"]
+    assert not np.allclose(new, add)
+    np.testing.assert_array_equal(heatmap(page, "dot product: softmax")["z"], dot)
     shot(page, "labs_a_additive_seed5")

@@ -5,7 +5,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserhelp import open_page, shot, wait_idle
+from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -13,9 +13,6 @@ FIND = (
     "(t) => [...document.querySelectorAll('.js-plotly-plot')]"
     ".find(g => (g.layout.title?.text || '').includes(t) || g.layout.yaxis?.title?.text === t)"
 )
-
-# Plotly decodes the figure's typed arrays into _fullData: a heatmap's z is a list of rows
-ROWS = "g._fullData[0].z.map(r => Array.from(r))"
 
 
 def chart(pg: Page, title: str, path: str):
@@ -41,15 +38,14 @@ def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
 def test_cross_second_sentence_sets_the_columns(page, app_url):
     """Typing a two-word second sentence leaves 12 query rows and gives 2 key columns."""
     open_page(page, app_url, "Cross_attention")
-    assert chart(page, "Cross: A", "g.layout.xaxis.ticktext.length") == 8
+    assert len(heatmap(page, "Cross: A")["cols"]) == 8
     box = page.get_by_role("textbox", name="Second sentence")
     box.fill("the rug")
     box.press("Control+Enter")
     wait_idle(page)
-    wait_chart(page, "Cross: A", "g.layout.xaxis.ticktext.length === 2")
-    assert chart(page, "Cross: A", "g.layout.xaxis.ticktext") == ["the", "rug"]
-    assert chart(page, "Cross: A", "g.layout.yaxis.ticktext.length") == 12
-    assert chart(page, "Self: A", "g.layout.xaxis.ticktext.length") == 12
+    cross = wait_heatmap(page, "Cross: A", "f.cols.length === 2")
+    assert cross["cols"] == ["the", "rug"] and cross["shape"] == [12, 2]
+    assert heatmap(page, "Self: A")["shape"] == [12, 12]
     shot(page, "labs_b_cross_two_keys")
 
 
@@ -57,8 +53,7 @@ def test_local_window_slider_narrows_the_band(page, app_url):
     """Moving the window from 2 to 0 leaves only the diagonal: every other weight is 0."""
     open_page(page, app_url, "Local_attention")
     press(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
-    wait_chart(page, "Local, w = 0", "g._fullData[0].z.length === 12")
-    z = chart(page, "Local, w = 0", ROWS)
+    z = wait_heatmap(page, "Local, w = 0", "f.z.length === 12")["z"]
     assert all(z[i][j] == (1 if i == j else 0) for i in range(12) for j in range(12))
     expect(page.get_by_text("144 scores")).to_be_visible()
     expect(page.get_by_text("12 scores", exact=True)).to_be_visible()  # T(2*0+1) - 0

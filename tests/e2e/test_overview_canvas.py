@@ -1,5 +1,5 @@
-"""The overview in a real browser: its canvas heatmaps (attn_ui/canvas_grid.js) are drawn,
-labelled, coloured and explained on hover, follow the controls, and fit a phone."""
+"""The overview in a real browser: its canvas heatmaps (attn_ui/figures/canvas_grid.js) are
+drawn, labelled, coloured and explained on hover, follow the controls, and fit a phone."""
 
 import pytest
 from playwright.sync_api import Page, expect

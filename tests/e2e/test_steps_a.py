@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from attn_ui.step_tables import dot_sum
-from browserhelp import open_page, shot, wait_idle
+from browserhelp import heatmap, hover_cell, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -32,14 +32,9 @@ def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
     box.fill("the cat saw the cat")
     box.press("Control+Enter")
     wait_idle(page)
-    wait_chart(page, "X ", "g.layout.yaxis.ticktext.length === 5")
-    assert chart_layout(page, "X ", "g.layout.yaxis.ticktext") == [
-        "the",
-        "cat",
-        "saw",
-        "the",
-        "cat",
-    ]
+    x = wait_heatmap(page, "X ", "f.rows.length === 5")
+    assert x["rows"] == ["the", "cat", "saw", "the", "cat"]
+    assert x["z"][1] == x["z"][4] and x["colours"] > 5
     expect(page.get_by_text("Repeated tokens")).to_be_visible()
     shot(page, "steps_tokens_repeated")
 
@@ -47,27 +42,23 @@ def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
 def test_projection_d_v_slider_widens_v(page, app_url):
     """Moving the d_v slider changes the width of V only."""
     open_page(page, app_url, "Projection")
-    width = "g._fullData[0].z[0].length"  # columns as Plotly drew them
-    assert chart_layout(page, "V with d_v", width) == 4
+    assert heatmap(page, "V with d_v")["shape"][1] == 4
     slider = page.get_by_role("slider", name="d_v (value size)")
     slider.focus()
     slider.press("ArrowRight")
     wait_idle(page)
-    wait_chart(page, "V with d_v", f"{width} === 8")
-    assert chart_layout(page, "Q = X W_Q", width) == 4
-    assert chart_layout(page, "V with d_v", "g.layout.xaxis.ticktext.length") == 8
+    v = wait_heatmap(page, "V with d_v", "f.shape[1] === 8")
+    assert heatmap(page, "Q = X W_Q")["shape"][1] == 4
+    assert v["cols"] == [f"v{j}" for j in range(8)] and len(v["z"][0]) == 8
 
 
 def test_scores_hover_writes_out_the_dot_product(page, app_url):
     """Hovering a cell of S shows that query's and key's sum of products, as the engine has it."""
     t = lesson_run(LessonSettings()).trace
     open_page(page, app_url, "Scores")
-    plot = page.locator(".js-plotly-plot").filter(has_text="S = Q K").first
-    plot.scroll_into_view_if_needed()
-    grid = plot.locator(".nsewdrag").first.bounding_box()
-    n = len(t.scores)
-    page.mouse.move(grid["x"] + 1.5 * grid["width"] / n, grid["y"] + 2.5 * grid["height"] / n)
-    hover = plot.locator(".hoverlayer")
+    hover = hover_cell(page, "S = Q K", 2, 1)
+    expect(hover).to_contain_text("query 2: sat")
+    expect(hover).to_contain_text("key 1: cat")
     expect(hover).to_contain_text("q2·k1 = ")
     text = hover.text_content()
     assert dot_sum(t.q[2], t.k[1], t.scores[2, 1], newline="").split(" = ")[-1] in text

@@ -1,13 +1,15 @@
-"""Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures."""
+"""Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures
+(heatmaps on canvases, bars in Plotly)."""
 
 import pytest
+from playwright.sync_api import expect
 
 from attn_ui.widgets import ROW_PX
-from browserhelp import open_page, shot, wait_idle
+from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e
 
-# The data of the Plotly figure whose title starts with `t`, as Plotly decoded it (_fullData:
+# The data of the Plotly chart (bars) whose title starts with `t`, as Plotly decoded it (_fullData:
 # the figure's typed arrays arrive base64-encoded in .data), typed arrays made plain lists.
 # Streamlit wraps titles in <b>..</b>, so tags are stripped before comparing.
 FIGURE = """(t) => {
@@ -46,7 +48,7 @@ def test_softmax_lower_temperature_sharpens_the_row(page, app_url):
     open_page(page, app_url, "Softmax")
     before = wait_figure(page, "Weights of row 1")[0]["y"]
     press_slider(page, "temperature", "ArrowLeft")  # 1.0 -> 0.9
-    wait_figure(page, "A = softmax by row, τ = 0.9")
+    wait_heatmap(page, "A = softmax by row, τ = 0.9")
     after = wait_figure(page, "Weights of row 1", "Math.max(...data[0].y) > arg", max(before))
     assert max(after[0]["y"]) > max(before) and sum(after[0]["y"]) == pytest.approx(1.0)
     shot(page, "steps_b_softmax_temperature")
@@ -61,7 +63,7 @@ def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
     page.keyboard.press("Enter")
     wait_idle(page)
     stack = wait_figure(page, "Row 3 of Z")
-    z = figure(page, "Z = A V")[0]["z"]
+    z = heatmap(page, "Z = A V")["z"]
     assert stack[-1]["name"] == "sum = output row"
     assert stack[-1]["y"] == pytest.approx(z[3], abs=1e-9)
     assert len(stack) == len(z) + 1  # one stack segment per value row, plus the sum
@@ -71,9 +73,12 @@ def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
 def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     """On the causal mask, ticking cell (query 0, key 1) in the custom grid gives it weight."""
     open_page(page, app_url, "Masking?mask=causal")
-    right = wait_figure(page, "softmax(S/√d_k + M)")[0]["z"]
+    right = wait_heatmap(page, "softmax(S/√d_k + M)")["z"]
     assert right[0][1] == 0  # causal: query 0 may not see key 1
     page.get_by_text("Edit the mask cell by cell").click()
+    # the grid's caption: the rerun has drawn the grid (wait_idle alone may run before the
+    # rerun starts, and then the first visible table is the sums table further down)
+    expect(page.get_by_text("Ticked = may attend")).to_be_visible()
     wait_idle(page)
     grid = page.locator("[data-testid='stDataFrame']:visible").first  # not the folded tables
     grid.wait_for(state="visible")
@@ -84,7 +89,7 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     page.keyboard.press("ArrowRight")  # key 1
     page.keyboard.press("Space")  # tick it
     wait_idle(page)
-    after = wait_figure(page, "softmax(S/√d_k + M)", "data[0].z[0][1] > 0")[0]["z"]
+    after = wait_heatmap(page, "softmax(S/√d_k + M)", "f.z[0][1] > 0")["z"]
     assert after[0][1] > 0 and sum(after[0]) == pytest.approx(1.0)
     n = len(after)
     assert all(after[i][j] == 0 for i in range(1, n) for j in range(i + 1, n))
@@ -94,10 +99,10 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
 def test_multihead_slider_adds_a_head(page, app_url):
     """Moving the heads slider from 2 to 3 draws a third head's weights and widens the concat."""
     open_page(page, app_url, "Multi-head")
-    wait_figure(page, "head 1: A_1")
-    assert figure(page, "head 2: A_2") is None
+    wait_heatmap(page, "head 1: A_1")
+    assert heatmap(page, "head 2: A_2") is None
     press_slider(page, "heads", "ArrowRight")
-    wait_figure(page, "head 2: A_2")
-    concat = wait_figure(page, "concat(Z_0 … Z_2)")[0]["z"]
+    wait_heatmap(page, "head 2: A_2")
+    concat = wait_heatmap(page, "concat(Z_0 … Z_2)")["z"]
     assert len(concat[0]) == 3 * 4  # 3 heads x d_v = 4
     shot(page, "steps_b_multihead_three")

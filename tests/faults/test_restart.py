@@ -11,7 +11,8 @@ from bench.bench_load import CHROMIUM, CHROMIUM_ARGS
 from bench.stclient import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
-# The overview's first figure (a canvas of attn_ui/canvas_grid.js): its row labels, or null.
+# The overview's first figure (a canvas of attn_ui/figures/canvas_grid.js): its row labels,
+# or null.
 ROWS = """(() => { const c = document.querySelector('.cg-root canvas');
                    return c ? JSON.parse(c.dataset.rows).join(' ') : null; })()"""
 SHOWS = f"""([words, state]) => {{

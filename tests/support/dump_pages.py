@@ -95,7 +95,8 @@ def plotly_lines(spec: str) -> list[str]:
         kind = trace.get("type", "scatter")
         if kind == "heatmap":
             z = numeric(trace.get("z"))
-            out += heatmap_lines(z) if z is not None else []
+            # a Plotly heatmap was sent NaN for a masked cell: that cell holds -inf
+            out += heatmap_lines(np.where(np.isnan(z), -np.inf, z)) if z is not None else []
             continue
         out.append(f"{kind} {trace.get('name', '')}")
         for axis in ("x", "y", "z", "values"):
@@ -106,7 +107,8 @@ def plotly_lines(spec: str) -> list[str]:
 
 
 def canvas_lines(payload: str) -> list[str]:
-    """The canvas component's figures (attn_ui/canvas_grid.py): float64 matrices, base64."""
+    """The canvas component's figures (attn_ui/figures/canvas_grid.py): float64 matrices,
+    base64."""
     out: list[str] = []
     for sec in json.loads(payload).get("sections", []):
         for item in sec.get("items", []):
