@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.bench_app import CHROMIUM, CHROMIUM_ARGS, OVERVIEW_URL, PAGE_DONE, sentence  # noqa: E402
-from bench.stclient import serving  # noqa: E402
+from bench.bench_app import OVERVIEW_URL, PAGE_DONE, sentence  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import serving  # noqa: E402
 
 
 def update(pg, box, s: str) -> None:

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from apphelp import load, open_tables, rerun, table
 from attn_core.pretrained import load_minilm
 from attn_ui.explorer import DEFAULT_SENTENCE
+from tests.support.apptest import load, open_tables, rerun, table
 
 OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"

@@ -10,10 +10,9 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from stephelp import figures
 
-from apphelp import load
 from attn_ui.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
+from tests.support.apptest import figures, load
 
 STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_grid.py
     "pages/01_Tokens.py",

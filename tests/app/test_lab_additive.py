@@ -2,13 +2,12 @@
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core import alignment
 from attn_core.text import embed
+from tests.support.apptest import chart, frame, load, rerun, series, table
+from tests.support.bad_input import no_html
 
 PAGE = "pages/43_Additive.py"
 SOURCE = "The agreement on the European Economic Area was signed in August 1992."

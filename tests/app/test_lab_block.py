@@ -2,13 +2,12 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence
 
-from apphelp import load, rerun, table
 from attn_core.block import encoder_block, normalise, spread
 from attn_core.pretrained import load_minilm
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import load, rerun, table
 
 PAGE = "pages/47_Transformer_block.py"
 
@@ -71,9 +70,3 @@ def test_one_word_is_a_batch_of_one():
     assert at.warning and "batch of one" in at.warning[0].value
     np.testing.assert_array_equal(table(at, "Batch norm"), 0.0)
     assert np.isfinite(table(at, "Layer norm")).all()
-
-
-@pytest.mark.parametrize("name", ["empty", "blank", "65+ tokens", "cyrillic", "bold tag", "emoji"])
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect if expect and expect[0] == "error" else None)

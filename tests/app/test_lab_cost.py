@@ -5,9 +5,9 @@ No timing is asserted: only that the numbers are positive, finite, and the ones 
 
 import numpy as np
 
-from apphelp import load, rerun
 from attn_core.cost import fit_slope, operation_counts
 from attn_ui import labs_b
+from tests.support.apptest import load, rerun
 
 PAGE = "pages/46_Cost.py"
 

@@ -2,13 +2,12 @@
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, type_sentence, values
 
-from apphelp import load, rerun, table
 from attn_core import similarity
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import chart, frame, load, rerun, series, table, type_sentence, values
+from tests.support.bad_input import no_html
 
 PAGE = "pages/42_Similarity.py"
 OWN = "Type my own..."
@@ -116,11 +115,3 @@ def test_empty_query_and_empty_sentence_get_messages():
     type_sentence(at, "")
     assert any("sidebar" in e.value and "empty" in e.value for e in at.error)
     assert not at.exception
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    at = load(PAGE)
-    check_bad_sentence(at, sentence, expect)
-    assert len(results(at)) == 8  # the search does not depend on the sentence

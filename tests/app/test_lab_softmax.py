@@ -4,12 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
 import attn_core
-from apphelp import load, rerun
 from attn_core import softmax_facts
+from tests.support.apptest import chart, frame, load, rerun, series
+from tests.support.bad_input import no_html
 
 PAGE = "pages/41_Softmax_lab.py"
 DEFAULT = np.array([2.0, 1.0, 0.5, -1.0])

@@ -4,12 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
-from apphelp import load, rerun, table
 from attn_core import why_scale
 from attn_ui.labs_a import SATURATION_ROWS, SWEEP_D
+from tests.support.apptest import chart, frame, load, rerun, series, table
+from tests.support.bad_input import no_html
 
 PAGE = "pages/40_Why_scale.py"
 FIELDS = list(SATURATION_ROWS.values())

@@ -4,13 +4,13 @@ import math
 
 import numpy as np
 import pytest
-from gridhelp import exact_grid, grid, has, type_cells
 
-from apphelp import load, rerun
 from attn_core.checking import expected
 from attn_core.exercises import make_exercise
 from attn_core.pencil_rules import frac_str
 from attn_ui.practice_view import axes
+from tests.support.apptest import load, rerun
+from tests.support.hand_grids import exact_grid, grid, has, type_cells
 
 PAGE = "pages/21_Practice.py"
 

@@ -2,20 +2,18 @@
 
 import numpy as np
 import pytest
-from firststeps_help import chart, expected
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, values
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core import stats
 from attn_ui.scaling_charts import D_KS
+from tests.support.apptest import chart, frame, lesson, load, rerun, table, values
 
 PAGE = "pages/04_Scaling.py"
 
 
 def test_scores_and_weights_with_and_without_scaling_equal_the_engine():
     at = load(PAGE)
-    t = expected().trace
+    t = lesson().trace
     np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores))
@@ -62,7 +60,7 @@ def test_your_d_k_is_marked_and_moves():
 
 def test_entropy_curve_uses_the_sentence_length():
     at = load(PAGE)
-    t = len(expected().tokens)
+    t = len(lesson().tokens)
     assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
 
 
@@ -70,21 +68,6 @@ def test_temperature_reaches_both_softmaxes():
     at = load(PAGE)
     at.slider(key="lesson_w_temperature").set_value(2.0)
     rerun(at)
-    t = expected(temperature=2.0).trace
+    t = lesson(temperature=2.0).trace
     np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores / 2))
-
-
-def test_by_hand_layout_shows_column_distributions():
-    at = load(PAGE)
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    a = table(at, "softmax by column, scaled")
-    np.testing.assert_allclose(a.sum(axis=0), 1.0)
-    np.testing.assert_allclose(a, expected().trace.weights.T, atol=1e-12)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

@@ -6,13 +6,13 @@ import zipfile
 
 import openpyxl
 import pytest
-from gridhelp import exact_grid
 from pypdf import PdfReader
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-from apphelp import load, rerun
 from attn_core.exercises import make_exercise
 from attn_core.pencil_rules import frac_str
+from tests.support.apptest import load, rerun
+from tests.support.hand_grids import exact_grid
 
 PAGE = "pages/22_Worksheets.py"
 STEM = "attention_by_hand_seed_0007"

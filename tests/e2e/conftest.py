@@ -1,33 +1,21 @@
-"""Real-browser tests: a Streamlit server on a free loopback port, driven by headless Chromium."""
+"""Real-browser tests: one Streamlit server and one headless Chromium for the whole session."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.stclient import serving
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
+from tests.support.server import serving
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 LOGS = ROOT / "artifacts" / "logs"
-LOGS.mkdir(parents=True, exist_ok=True)
-# Flags for a closed network (see the README): no background fetches, no sandbox as root.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
 def app_url():
+    LOGS.mkdir(parents=True, exist_ok=True)
     with serving(log_dir=LOGS) as (url, _):  # the log is kept for a look
         yield url
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import open_page, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import open_page, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.layout import PAGES
-from browserhelp import open_page, shot
+from tests.support.browser import open_page, shot
 
 pytestmark = pytest.mark.e2e
 

@@ -1,28 +1,14 @@
 """Step pages 1-4 in a real browser: one interaction each, waiting on the app's state."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from attn_ui.first_steps import dot_sum
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import chart, open_page, shot, wait_chart, wait_idle
 
 pytestmark = pytest.mark.e2e
-
-FIND = "(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => g.layout.title.text.includes(t))"  # noqa: E501
-
-
-def chart_layout(pg: Page, title: str, path: str):
-    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
-    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return {path}; }}", title)
-
-
-def wait_chart(pg: Page, title: str, condition: str, arg=None) -> None:
-    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the titled chart."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=[title, arg]
-    )
 
 
 def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
@@ -33,7 +19,7 @@ def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
     box.press("Control+Enter")
     wait_idle(page)
     wait_chart(page, "X ", "g.layout.yaxis.ticktext.length === 5")
-    assert chart_layout(page, "X ", "g.layout.yaxis.ticktext") == [
+    assert chart(page, "X ", "g.layout.yaxis.ticktext") == [
         "the",
         "cat",
         "saw",
@@ -48,14 +34,14 @@ def test_projection_d_v_slider_widens_v(page, app_url):
     """Moving the d_v slider changes the width of V only."""
     open_page(page, app_url, "Projection")
     width = "g._fullData[0].z[0].length"  # columns as Plotly drew them
-    assert chart_layout(page, "V with d_v", width) == 4
+    assert chart(page, "V with d_v", width) == 4
     slider = page.get_by_role("slider", name="d_v (value size)")
     slider.focus()
     slider.press("ArrowRight")
     wait_idle(page)
     wait_chart(page, "V with d_v", f"{width} === 8")
-    assert chart_layout(page, "Q = X W_Q", width) == 4
-    assert chart_layout(page, "V with d_v", "g.layout.xaxis.ticktext.length") == 8
+    assert chart(page, "Q = X W_Q", width) == 4
+    assert chart(page, "V with d_v", "g.layout.xaxis.ticktext.length") == 8
 
 
 def test_scores_hover_writes_out_the_dot_product(page, app_url):
@@ -77,7 +63,7 @@ def test_scores_hover_writes_out_the_dot_product(page, app_url):
 def test_scaling_marks_your_d_k_on_the_curves(page, app_url):
     """Raising d_k in the sidebar moves the 'your d_k' line on the simulation curves."""
     open_page(page, app_url, "Scaling")
-    assert chart_layout(page, "Variance", "g.layout.shapes[0].x0") == 4
+    assert chart(page, "Variance", "g.layout.shapes[0].x0") == 4
     slider = page.get_by_role("slider", name="d_k (query/key size)")
     slider.focus()
     slider.press("ArrowRight")

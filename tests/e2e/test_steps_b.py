@@ -3,7 +3,7 @@
 import pytest
 
 from attn_ui.masking import ROW_PX
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import open_page, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
 

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bench.stclient import Session, serving
+from tests.support.server import serving
+from tests.support.wsclient import Session
 
 LIGHT = "the dog ran home"
 

@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.bench_load import CHROMIUM, CHROMIUM_ARGS
-from bench.stclient import free_port, start_server, stop_server, wait_healthy
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.server import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
 # The overview's first figure (a canvas of attn_ui/canvas_grid.js): its row labels, or null.

@@ -1,12 +1,26 @@
-"""Waiting on the app's state, never on sleeps."""
+"""Headless Chromium against the app: its flags, waiting on the app's state (never on sleeps),
+reading the Plotly figures as drawn, and screenshots for a person to look at."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # Debian's; see the README
+# Flags for a closed network: no background fetches, no sandbox as root.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def shot(pg: Page, name: str) -> Path:
@@ -61,24 +75,22 @@ def open_page(pg: Page, base: str, path: str = "") -> None:
     wait_idle(pg)
 
 
-def heatmap_rows(pg: Page, index: int = 0) -> list[str]:
-    """The y tick labels of the index-th Plotly heatmap, top to bottom as shown."""
-    return pg.evaluate(
-        """(i) => {
-            const plots = document.querySelectorAll('.js-plotly-plot');
-            const gd = plots[i];
-            return gd.layout.yaxis.ticktext;
-        }""",
-        index,
-    )
+# The Plotly figure whose title contains `t` (tags stripped), or whose y axis is titled `t`.
+FIND = """(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => {
+    const title = ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
+    return title.includes(t) || ((g.layout.yaxis || {}).title || {}).text === t;
+})"""
 
 
-def heatmap_z(pg: Page, index: int = 0) -> list[list[float]]:
-    """The z values of the index-th heatmap as Plotly drew them (decoded from typed arrays)."""
-    return pg.evaluate(
-        """(i) => {
-            const gd = document.querySelectorAll('.js-plotly-plot')[i];
-            return Array.from(gd._fullData[0].z, (row) => Array.from(row));
-        }""",
-        index,
+def chart(pg: Page, title: str, path: str):
+    """`path` (a JS expression on the figure `g`) of the chart found by `title` (FIND)."""
+    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return g && {path}; }}", title)
+
+
+def wait_chart(pg: Page, title: str, condition: str, arg=None, timeout_ms: int = 30_000) -> None:
+    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the chart of `title`."""
+    pg.wait_for_function(
+        f"([t, arg]) => {{ const g = ({FIND})(t); return Boolean(g && ({condition})); }}",
+        arg=[title, arg],
+        timeout=timeout_ms,
     )
