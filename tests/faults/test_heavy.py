@@ -75,6 +75,7 @@ def test_cost_timing_does_not_block_another_learner(base):
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert any("Measured" in h.body for h in got["heavy"].of_type("heading"))
     assert rows(got["during"]) == LIGHT.split()
+    assert got["overlapped"], "the light edit waited for the heavy run to end"
 
 
 def test_model_explorer_does_not_block_another_learner(base):
@@ -85,3 +86,4 @@ def test_model_explorer_does_not_block_another_learner(base):
     report("model explorer", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert rows(got["during"]) == LIGHT.split()
+    assert got["overlapped"], "the light edit waited for the heavy run to end"
