@@ -1,4 +1,5 @@
-"""Real-browser tests: one Streamlit server and one headless Chromium for the whole session."""
+"""Real-browser tests: one headless Chromium for the whole session, against the session's one
+app server (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
-from tests.support.server import serving
-
-LOGS = ROOT / "artifacts" / "logs"
-
-
-@pytest.fixture(scope="session")
-def app_url():
-    LOGS.mkdir(parents=True, exist_ok=True)
-    with serving(log_dir=LOGS) as (url, _):  # the log is kept for a look
-        yield url
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +28,13 @@ def page(browser):
     pg = ctx.new_page()
     yield pg
     ctx.close()
+
+
+def pytest_collection_modifyitems(items):
+    """The deep-link cases last: most pages are opened by URL in the tests before them, and
+    open_page records those first visits (tests/support/browser.py), so they are not opened
+    twice."""
+    deep = [
+        i for i in items if getattr(i, "originalname", "") == "test_deep_link_opens_the_page_itself"
+    ]
+    items[:] = [i for i in items if i not in deep] + deep

@@ -76,6 +76,8 @@ def test_phone_width(browser, app_url):
     try:
         open_page(pg, app_url, "Model_explorer")
         wait_figure(pg, "Layer 0, head 0: A", "fig.ticks.length === 17")
+        grid = wait_figure(pg, "grid", "fig.data[0].z.length === 17")  # the 72 heads
+        assert grid["types"] == ["heatmap"] * 72
         shot(pg, "explorer_phone")
     finally:
         ctx.close()

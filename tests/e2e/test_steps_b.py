@@ -1,6 +1,7 @@
 """Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures."""
 
 import pytest
+from playwright.sync_api import expect
 
 from attn_ui.masking import ROW_PX
 from tests.support.browser import open_page, shot, wait_idle
@@ -80,6 +81,7 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 20, box["y"] + 1.5 * ROW_PX)  # the label cell of query 0
+    expect(grid.get_by_test_id("data-grid-canvas")).to_be_focused()  # keys go to the grid
     page.keyboard.press("ArrowRight")  # key 0
     page.keyboard.press("ArrowRight")  # key 1
     page.keyboard.press("Space")  # tick it

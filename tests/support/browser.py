@@ -41,12 +41,17 @@ def shot(pg: Page, name: str) -> Path:
 
 
 def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
-    """Every Plotly chart on the page has drawn its SVG (charts load lazily)."""
+    """Every Plotly chart on the page is drawn and idle: its figure is laid out, no redraw is
+    under way (Plotly's automargin redraws inside one) and no asynchronous step is pending.
+
+    Charts load lazily: Streamlit shows a box before Plotly draws into it."""
     pg.wait_for_function(
         """() => {
             const boxes = document.querySelectorAll('[data-testid=stPlotlyChart]');
-            const drawn = document.querySelectorAll('.js-plotly-plot .main-svg');
-            return drawn.length >= boxes.length;
+            const done = [...document.querySelectorAll('.js-plotly-plot')].filter(g =>
+                g.querySelector('.main-svg') && g._fullLayout && g._fullLayout._size
+                && !g._fullLayout._replotting && !(g._promises && g._promises.length));
+            return done.length >= boxes.length;
         }""",
         timeout=timeout_ms,
     )
@@ -68,11 +73,36 @@ def wait_idle(pg: Page, timeout_ms: int = 30_000) -> None:
     expect(pg.locator("[data-testid='stException']")).to_have_count(0)
 
 
+# (server URL, page URL path) -> the page title its first visit in this process showed
+FIRST_VISITS: dict[tuple[str, str], str] = {}
+
+
 def open_page(pg: Page, base: str, path: str = "") -> None:
+    """Open `path` (e.g. "Scores?d_k=8") by URL, as a first visit, and wait for the app.
+
+    Every visit checks what a deep link must show: the page itself (its title from the
+    registry, not the home page), our grouped menu, and no error. The first visit of each
+    page in a session is recorded in FIRST_VISITS and saved as `page_<Name>.png`
+    (tests/e2e/test_pages.py reads the record, so that no page is opened twice for it)."""
+    from attn_ui.layout import PAGES  # the registry: title of each page file
+
     pg.goto(f"{base}/{path}")
     pg.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=30_000)
     pg.wait_for_selector("h1", timeout=30_000)
     wait_idle(pg)
+    name = path.split("?")[0]
+    titles = {url_path(p.path): p.title for p in PAGES} | {"": "Attention Lab"}
+    heading = pg.locator("h1").first
+    expect(heading).to_contain_text(titles[name].split(":")[0])
+    expect(pg.get_by_role("link", name="Attention Lab: start here")).to_be_visible()
+    if (base, name) not in FIRST_VISITS and pg.viewport_size["width"] >= 1000:  # desktop
+        FIRST_VISITS[base, name] = heading.inner_text()
+        shot(pg, f"page_{name or 'home'}")
+
+
+def url_path(page_file: str) -> str:
+    """Streamlit's URL path for pages/NN_Name.py: "Name"."""
+    return page_file.split("/")[-1].removesuffix(".py").split("_", 1)[1]
 
 
 # The Plotly figure whose title contains `t` (tags stripped), or whose y axis is titled `t`.
