@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_ui.heatmap import MAX_CELLS_WITH_NUMBERS, heatmap_spec
-from tests.support.apptest import figures, load
+from tests.support.apptest import figures
 
 STEP_PAGES = [  # the overview draws on canvases instead: tests/app/test_canvas_grid.py
     "pages/01_Tokens.py",
@@ -113,8 +113,8 @@ def test_numbers_on_cells_only_when_the_grid_is_small_enough():
 
 
 @pytest.mark.parametrize("page", STEP_PAGES)
-def test_every_figure_a_step_page_draws_is_valid_plotly(page):
-    at = load(page)
+def test_every_figure_a_step_page_draws_is_valid_plotly(page, loaded):
+    at = loaded(page)
     specs = figures(at)
     assert specs
     for spec in specs:

@@ -21,8 +21,8 @@ def core(source=SOURCE, target=TARGET, d=16, d_a=16, seed=0):
     return add, attn_core.attention(s, h, h)
 
 
-def test_alignments_are_the_core_and_rows_are_distributions():
-    at = load(PAGE)
+def test_alignments_are_the_core_and_rows_are_distributions(loaded):
+    at = loaded(PAGE)
     add, dot = core()
     got = table(at, "additive: softmax")
     assert got.shape == (22, 13)  # 22 target pieces, 13 source pieces

@@ -26,8 +26,8 @@ def engine(layer, sentence=DEFAULT_SENTENCE):
     return run, encoder_block(run.hidden_states[layer], model.layers[layer], 12, model.eps)
 
 
-def test_small_matrix_normalised_both_ways():
-    at = load(PAGE)
+def test_small_matrix_normalised_both_ways(loaded):
+    at = loaded(PAGE)
     x = embed(DEFAULT_SENTENCE, 6)[1][:8]
     np.testing.assert_allclose(table(at, "X"), x, atol=1e-12)
     np.testing.assert_allclose(table(at, "Layer norm"), normalise(x, 1, 1e-12), atol=1e-12)

@@ -25,8 +25,8 @@ def engine(sentence=DEFAULT_SENTENCE, memory=SECOND, d_model=16, d_k=None, seed=
     return attn_core.self_attention(x, *ws), cross_attention(x, y, *ws)
 
 
-def test_default_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_default_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     own, cross = engine()
     assert table(at, CROSS).shape == (12, 8)  # 12 query tokens, 8 key tokens
     np.testing.assert_allclose(table(at, CROSS), cross.weights, atol=1e-12)

@@ -28,8 +28,8 @@ def set_width(at, w):
     return rerun(at)
 
 
-def test_default_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_default_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     g, t = engine(2)
     np.testing.assert_allclose(table(at, "Global"), g.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Local, w = 2"), t.weights, atol=1e-12)

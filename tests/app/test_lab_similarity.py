@@ -27,8 +27,8 @@ def results(at):
     return frame(at, "score: cosine")
 
 
-def test_dot_and_cosine_heatmaps_are_the_core_and_cosine_is_normalised():
-    at = load(PAGE)
+def test_dot_and_cosine_heatmaps_are_the_core_and_cosine_is_normalised(loaded):
+    at = loaded(PAGE)
     t = core()
     dots, cos = table(at, "dot product x_i · x_j"), table(at, "cosine x_i · x_j")
     np.testing.assert_allclose(dots, t.dots, rtol=1e-12)
@@ -65,8 +65,8 @@ def test_d_slider_and_sentence_change_the_vectors():
     np.testing.assert_allclose(results(at)["weight"], search(d=8).weights, rtol=1e-12)
 
 
-def test_default_search_returns_the_core_soft_and_hard_answers():
-    at = load(PAGE)
+def test_default_search_returns_the_core_soft_and_hard_answers(loaded):
+    at = loaded(PAGE)
     r = search()
     df = results(at)
     assert list(df["key: title"]) == [v.title for v in similarity.CATALOGUE]

@@ -39,8 +39,8 @@ def edit_cells(at, key, cells):
     return rerun(at)
 
 
-def test_no_mask_both_ways_agree():
-    at = load(PAGE)
+def test_no_mask_both_ways_agree(loaded):
+    at = loaded(PAGE)
     t = unmasked()
     np.testing.assert_allclose(table(at, RIGHT), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, WRONG), t.weights, atol=1e-12)

@@ -18,8 +18,8 @@ def head_tables(at):
     return [e for e in at.expander if e.label.startswith("Numbers of head ")]
 
 
-def test_every_head_concat_w_o_and_output_equal_the_engine():
-    at = load(PAGE)
+def test_every_head_concat_w_o_and_output_equal_the_engine(loaded):
+    at = loaded(PAGE)
     mh = expected()
     assert len(head_tables(at)) == mh.n_heads == 2
     for h in range(mh.n_heads):

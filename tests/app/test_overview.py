@@ -8,8 +8,8 @@ from tests.support.apptest import lesson, load, matrices, numeric_tables, rerun,
 PAGE = "pages/00_Overview.py"
 
 
-def test_default_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_default_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     run = lesson()
     np.testing.assert_allclose(table(at, "A = softmax"), run.trace.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Z = A V"), run.trace.output, atol=1e-12)

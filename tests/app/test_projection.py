@@ -10,8 +10,8 @@ from tests.support.apptest import frame, lesson, load, rerun, table
 PAGE = "pages/02_Projection.py"
 
 
-def test_default_weights_and_projections_equal_the_engine():
-    at = load(PAGE)
+def test_default_weights_and_projections_equal_the_engine(loaded):
+    at = loaded(PAGE)
     run = lesson()
     w = attn_core.lesson_weights(8, 4, seed=0)
     np.testing.assert_allclose(table(at, "Numbers of W_Q"), w.w_q, atol=1e-12)

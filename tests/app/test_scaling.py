@@ -11,8 +11,8 @@ from tests.support.apptest import chart, frame, lesson, load, rerun, table, valu
 PAGE = "pages/04_Scaling.py"
 
 
-def test_scores_and_weights_with_and_without_scaling_equal_the_engine():
-    at = load(PAGE)
+def test_scores_and_weights_with_and_without_scaling_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
@@ -39,8 +39,8 @@ def test_large_d_k_saturates_only_the_unscaled_softmax():
     assert unscaled.max(axis=1).mean() == pytest.approx(largest["unscaled"])
 
 
-def test_curves_show_variance_d_k_unscaled_and_1_scaled():
-    at = load(PAGE)
+def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
+    at = loaded(PAGE)
     fig = chart(at, "Variance of the scores")
     unscaled, scaled = (values(d["y"]) for d in fig["data"][:2])
     np.testing.assert_allclose(unscaled / np.array(D_KS), 1.0, rtol=0.2)
@@ -58,8 +58,8 @@ def test_your_d_k_is_marked_and_moves():
     assert "your d_k = 16" in chart(at, "Entropy")["layout"]["annotations"][0]["text"]
 
 
-def test_entropy_curve_uses_the_sentence_length():
-    at = load(PAGE)
+def test_entropy_curve_uses_the_sentence_length(loaded):
+    at = loaded(PAGE)
     t = len(lesson().tokens)
     assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
 

@@ -8,8 +8,8 @@ from tests.support.apptest import chart, frame, lesson, load, rerun, table, type
 PAGE = "pages/03_Scores.py"
 
 
-def test_default_scores_equal_the_engine():
-    at = load(PAGE)
+def test_default_scores_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "Numbers of Q "), t.q, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of Kᵀ"), t.k.T, atol=1e-12)
@@ -18,8 +18,8 @@ def test_default_scores_equal_the_engine():
     np.testing.assert_allclose(s, t.q @ t.k.T, atol=1e-12)
 
 
-def test_hover_writes_out_each_sum_of_products():
-    at = load(PAGE)
+def test_hover_writes_out_each_sum_of_products(loaded):
+    at = loaded(PAGE)
     t = lesson().trace
     hover = chart(at, "S = Q Kᵀ")["data"][0]["hovertext"]
     i, j = 2, 5

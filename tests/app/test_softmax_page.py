@@ -16,8 +16,8 @@ def steps_table(at):
     return frame(at, "exp(s/τ − max)")
 
 
-def test_weights_and_row_sums_equal_the_engine():
-    at = load(PAGE)
+def test_weights_and_row_sums_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = expected()
     np.testing.assert_allclose(table(at, "A = softmax by row"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k + M"), t.masked, atol=1e-12)

@@ -8,8 +8,8 @@ from tests.support.apptest import chart, frame, lesson, load, rerun, table, type
 PAGE = "pages/01_Tokens.py"
 
 
-def test_default_tokens_and_x_equal_the_engine():
-    at = load(PAGE)
+def test_default_tokens_and_x_equal_the_engine(loaded):
+    at = loaded(PAGE)
     run = lesson()
     tokens = frame(at, "token")
     assert list(tokens["token"]) == list(run.tokens)

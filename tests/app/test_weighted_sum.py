@@ -22,8 +22,8 @@ def sum_table(at):
     raise AssertionError("no table of shares")
 
 
-def test_matrices_equal_the_engine():
-    at = load(PAGE)
+def test_matrices_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = expected()
     np.testing.assert_allclose(table(at, "A (rows sum to 1)"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of V"), t.v, atol=1e-12)
@@ -68,8 +68,8 @@ def test_temperature_changes_the_mix():
     assert not np.allclose(after, before)
 
 
-def test_stacked_bars_have_one_trace_per_token():
-    at = load(PAGE)
+def test_stacked_bars_have_one_trace_per_token(loaded):
+    at = loaded(PAGE)
     stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
     n = len(expected().weights)
     assert len(stack["data"]) == n + 1  # one per value row, plus the sum

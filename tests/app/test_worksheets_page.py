@@ -41,8 +41,8 @@ def fractions(ex) -> set[str]:
     return {frac_str(v) for h in ex.heads for v in h.weights.ravel() if "/" in frac_str(v)}
 
 
-def test_preview_shows_the_seeded_sheet():
-    at = load(PAGE)
+def test_preview_shows_the_seeded_sheet(loaded):
+    at = loaded(PAGE)
     ex = make_exercise(7)
     assert exact_grid(at, "sheets_given_x").tolist() == ex.x.tolist()
     assert exact_grid(at, "sheets_given_w_v").tolist() == ex.w_v.tolist()
