@@ -79,17 +79,23 @@ def serving(
 
 
 def wait_healthy(base: str, proc: subprocess.Popen, limit_s: float = 120) -> None:
-    """Poll /_stcore/health until it answers 200, the process dies, or the deadline passes."""
+    """Ask /_stcore/health until it answers 200, the process dies, or the deadline passes.
+
+    Between two asks it waits on the process itself (0.2 s at most), so that a server that
+    dies while starting is reported at once."""
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {proc.returncode}")
         try:
             with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
                 if r.status == 200:
                     return
         except OSError:
-            time.sleep(0.2)
+            pass  # not listening yet
+        try:
+            code = proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            continue
+        raise RuntimeError(f"streamlit exited with code {code}")
     raise RuntimeError(f"streamlit did not become healthy at {base} in {limit_s} s")
 
 
