@@ -5,7 +5,7 @@ Prints, in one run:
    Streamlit's AppTest, which runs the real script in-process. AppTest has no fragment
    reruns: on the overview this is the whole page, what moving a sidebar control costs;
 2. the same against a real server: a websocket client speaking the browser's protocol
-   (bench/stclient.py), from the rerun request sent to the script-finished message. Like
+   (tests/support/wsclient.py), from the rerun request sent to the script-finished message. Like
    the browser, it reruns only the overview's fragment (sentence box and figures);
 3. browser-observed time from the keypress to the updated figure, in headless
    Chromium against real servers on loopback.
@@ -23,13 +23,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+sys.path.insert(0, str(ROOT))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from bench.stclient import Session, serving  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import serving  # noqa: E402
+from tests.support.wsclient import Session  # noqa: E402
 
 WORDS = (
     "apple bird cloud dream earth field glass house island jungle kettle lemon mountain night "

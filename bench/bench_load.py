@@ -6,7 +6,7 @@ bounded time, waits a think time (uniform 2 to 4 s, seeded), then types a new se
 moves the heads or temperature slider, and waits for the rerun to finish.
 
 1. validation: the same interactions from headless Chromium and from the websocket client
-   (bench/stclient.py) give the same elements (decoded from the frames each one received);
+   (tests/support/wsclient.py) give the same elements (decoded from the frames each one received);
 2. browsers: a handful of Chromium contexts, keypress -> updated figure;
 3. websocket learners for N = 1, 10, 50, 100: p50/p95 latency (rerun sent -> script
    finished), errors, server CPU and resident memory (from /proc); N = 1 clicks faster
@@ -29,14 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_app import FIGURE_ROWS  # noqa: E402
-from bench.stclient import (  # noqa: E402
-    Decoder,
-    Session,
-    cpu_seconds,
-    load_1min,
-    rss_mb,
-    serving,
-)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import cpu_seconds, load_1min, rss_mb, serving  # noqa: E402
+from tests.support.wsclient import Decoder, Session  # noqa: E402
 
 PAGES = ("Overview", "Multi-head")
 CHARTS = ("plotly_chart", "bidi_component")  # Plotly figures; the overview's canvas grid
@@ -45,15 +40,6 @@ WORDS = (
     "small big red old young quick slow happy tired hungry home garden school city night "
     "morning rain sun friend teacher book letter music song water food bread milk"
 ).split()
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def sentence(rng: random.Random) -> str:

@@ -1,6 +1,6 @@
 """Are the caches bounded? Server memory after 200 and after 2,000 distinct sentences.
 
-Two websocket sessions (bench/stclient.py) type 1,000 distinct sentences each on one page,
+Two websocket sessions (tests/support/wsclient.py) type 1,000 distinct sentences each on one page,
 one after another, against one `python serve.py app.py` on a free loopback port. Every
 sentence is new, so every `lesson_run` is a cache miss and adds an entry until
 `max_entries` evicts. Prints the server's resident memory (VmRSS, /proc) at checkpoints and
@@ -20,12 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_load import WORDS, settled_rss  # noqa: E402
-from bench.stclient import (  # noqa: E402
-    Session,
-    load_1min,
-    rss_mb,
-    serving,
-)
+from tests.support.server import load_1min, rss_mb, serving  # noqa: E402
+from tests.support.wsclient import Session  # noqa: E402
 
 SESSIONS = 2
 

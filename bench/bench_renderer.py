@@ -11,7 +11,7 @@ tree; then this tree, before; ...), so that a machine busy with other work slows
 
 Per page and version, each interaction is a new 32-token sentence (4 heads, d_model 32,
 d_k 8, random weights):
-1. server: a websocket client speaking the browser's protocol (bench/stclient.py), from
+1. server: a websocket client speaking the browser's protocol (tests/support/wsclient.py), from
    the rerun request to the script-finished message;
 2. browser: headless Chromium, from the keypress to the first figure showing the new
    sentence, and to the whole page updated (the run finished and no figure shows the
@@ -39,8 +39,10 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.bench_app import CHROMIUM, CHROMIUM_ARGS, FIGURE_ROWS, UPDATED, sentence  # noqa: E402
-from bench.stclient import Session, free_port, stop_server, wait_healthy  # noqa: E402
+from bench.bench_app import FIGURE_ROWS, UPDATED, sentence  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import free_port, stop_server, wait_healthy  # noqa: E402
+from tests.support.wsclient import Session  # noqa: E402
 
 SETTINGS = {"n_heads": 4, "d_model": 32, "d_k": 8, "weights": "random"}
 QUERY = "&".join(f"{k}={v}" for k, v in SETTINGS.items())

@@ -25,9 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.bench_app import CHROMIUM, CHROMIUM_ARGS, sentence  # noqa: E402
+from bench.bench_app import sentence  # noqa: E402
 from bench.bench_renderer import PAGE_DONE, QUERY  # noqa: E402
-from bench.stclient import serving  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import serving  # noqa: E402
 
 
 def update(pg, box, old: str, s: str) -> None:

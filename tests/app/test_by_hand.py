@@ -2,12 +2,15 @@
 
 import numpy as np
 import pytest
-from gridhelp import exact_grid, floats, grid, has, labels, type_cells
 
-from apphelp import load, rerun
 from attn_core.by_hand.compare import compare_exact, rule_cells
 from attn_core.by_hand.trace import hand_attention
 from attn_ui.by_hand.inputs import EXAMPLE, editor_key
+from tests.support.apptest import (
+    load,
+    rerun,
+)
+from tests.support.hand_grids import exact_grid, floats, grid, has, labels, type_cells
 
 PAGE = "pages/20_By_hand.py"
 X_KEY = editor_key("x", (6, 4))

@@ -5,28 +5,18 @@ data the component receives, decoded as its JavaScript decodes it. The rules eve
 follows: tests/app/test_heatmap.py.
 """
 
-import json
-
 import numpy as np
 
-from apphelp import load, rerun
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
-from attn_ui.figures.heatmap import decode
+from tests.support.apptest import (
+    canvas_matrices,
+    canvas_sections,
+    load,
+    rerun,
+)
 
 PAGE = "pages/00_Overview.py"
-
-
-def sections(at) -> list[dict]:
-    (grid,) = at.get("bidi_component")
-    assert grid.proto.component_name.endswith("canvas_grid")
-    return json.loads(grid.proto.json)["sections"]
-
-
-def drawn(at) -> dict[str, np.ndarray]:
-    """Figure title (without its shape) -> the matrix the browser draws."""
-    figs = [it for sec in sections(at) for it in sec["items"] if "z" in it]
-    return {f["title"].split("   (")[0]: decode(f["z"], f["shape"]) for f in figs}
 
 
 def test_every_matrix_sent_is_the_engines():
@@ -35,7 +25,7 @@ def test_every_matrix_sent_is_the_engines():
     at.session_state["lesson_w_n_heads"] = 3
     rerun(at)
     run = lesson_run(LessonSettings(sentence="the cat saw the cat", n_heads=3), multi=True)
-    t, got = run.trace, drawn(at)
+    t, got = run.trace, canvas_matrices(at)
     want = {
         "X": run.x,
         "Q = X W_Q": t.q,
@@ -51,25 +41,14 @@ def test_every_matrix_sent_is_the_engines():
     assert got.keys() == want.keys()
     for name, m in want.items():
         np.testing.assert_array_equal(got[name], m, err_msg=name)  # float64, bit for bit
-    rows = [it["rows"] for sec in sections(at) for it in sec["items"] if "z" in it]
+    rows = [it["rows"] for sec in canvas_sections(at) for it in sec["items"] if "z" in it]
     assert all(r == ["the", "cat", "saw", "the", "cat"] for r in rows)  # repeats keep a row
-
-
-def test_by_hand_layout_sends_the_transposes_under_their_by_hand_names():
-    at = load(PAGE)
-    rows = drawn(at)
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    cols = drawn(at)
-    np.testing.assert_array_equal(cols["A (columns sum to 1)"], rows["A = softmax by row"].T)
-    np.testing.assert_array_equal(cols["Kᵀ Q"], rows["S = Q Kᵀ"].T)
-    np.testing.assert_array_equal(cols["Q = W_Q X"], rows["Q = X W_Q"].T)
 
 
 def test_a_mask_reaches_the_browser_as_minus_infinity():
     at = load(PAGE)
     at.selectbox(key="lesson_w_mask").select("causal")
     rerun(at)
-    masked = next(v for k, v in drawn(at).items() if k.startswith("S × "))
+    masked = next(v for k, v in canvas_matrices(at).items() if k.startswith("S × "))
     assert np.all(np.isneginf(masked[np.triu_indices_from(masked, 1)]))
     assert np.all(np.isfinite(masked[np.tril_indices_from(masked)]))

@@ -4,12 +4,11 @@ import json
 
 import numpy as np
 import pytest
-from stephelp import heatmaps
 
-from apphelp import load, open_tables, rerun, table
 from attn_core.pretrained import load_minilm
 from attn_ui.compute.explorer import DEFAULT_SENTENCE
 from attn_ui.figures.heatmap import SCALES
+from tests.support.apptest import heatmaps, load, open_tables, rerun, table
 
 OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"

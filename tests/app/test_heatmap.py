@@ -9,12 +9,10 @@ the page tests compare with the engine). The drawing itself is checked in a brow
 import numpy as np
 import pytest
 from plotly.colors import get_colorscale
-from stephelp import heatmaps
-from streamlit.testing.v1 import AppTest
 
-from apphelp import ROOT, open_tables, rerun
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, figure
+from tests.support.apptest import heatmaps, load, open_tables
 
 # Every page with a heatmap, and the settings that reach its rarer ones (a mask, heads).
 PAGES = [
@@ -50,15 +48,16 @@ def tables_by_name(at) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.split("/")[1].replace(".py", ""))
-def test_every_heatmap_a_page_draws_is_the_table_it_shows(page):
+def test_every_heatmap_a_page_draws_is_the_table_it_shows(page, loaded):
     """Each table of a matrix has its heatmap, holding the same numbers (masked cells as
     -inf); every heatmap has its shape in its title, a label per row and column, and one of
     the colour scales. (The overview's one box of tables: tests/app/test_canvas_grid.py.)"""
     page, _, query = page.partition("?")
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params.update(dict(p.split("=") for p in query.split("&") if p))
-    at.switch_page(page)
-    figs = heatmaps(rerun(at))
+    if query:  # a link's settings: a page load of its own
+        at = load(page, timeout=120, query=dict(p.split("=") for p in query.split("&")))
+    else:  # the page at its defaults, shared with the other tests that only read it
+        at = loaded(page)
+    figs = heatmaps(at)
     assert figs
     drawn = {}
     for f in figs:

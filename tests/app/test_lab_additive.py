@@ -2,13 +2,19 @@
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core.labs import additive
 from attn_core.text import embed
+from tests.support.apptest import (
+    chart,
+    frame,
+    load,
+    rerun,
+    series,
+    table,
+)
+from tests.support.bad_input import no_html
 
 PAGE = "pages/43_Additive.py"
 SOURCE = "The agreement on the European Economic Area was signed in August 1992."
@@ -22,8 +28,8 @@ def core(source=SOURCE, target=TARGET, d=16, d_a=16, seed=0):
     return add, attn_core.attention(s, h, h)
 
 
-def test_alignments_are_the_core_and_rows_are_distributions():
-    at = load(PAGE)
+def test_alignments_are_the_core_and_rows_are_distributions(loaded):
+    at = loaded(PAGE)
     add, dot = core()
     got = table(at, "additive: softmax")
     assert got.shape == (22, 13)  # 22 target pieces, 13 source pieces

@@ -2,14 +2,13 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence
 
-from apphelp import load, rerun, table
 from attn_core.labs.normalisation import normalise, spread
 from attn_core.pretrained import load_minilm
 from attn_core.pretrained.bert_layer import encoder_layer
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import load, rerun, table
 
 PAGE = "pages/47_Transformer_block.py"
 
@@ -28,8 +27,8 @@ def engine(layer, sentence=DEFAULT_SENTENCE):
     return run, encoder_layer(run.hidden_states[layer], model.layers[layer], 12, model.eps)
 
 
-def test_small_matrix_normalised_both_ways():
-    at = load(PAGE)
+def test_small_matrix_normalised_both_ways(loaded):
+    at = loaded(PAGE)
     x = embed(DEFAULT_SENTENCE, 6)[1][:8]
     np.testing.assert_allclose(table(at, "X"), x, atol=1e-12)
     np.testing.assert_allclose(table(at, "Layer norm"), normalise(x, 1, 1e-12), atol=1e-12)
@@ -72,9 +71,3 @@ def test_one_word_is_a_batch_of_one():
     assert at.warning and "batch of one" in at.warning[0].value
     np.testing.assert_array_equal(table(at, "Batch norm"), 0.0)
     assert np.isfinite(table(at, "Layer norm")).all()
-
-
-@pytest.mark.parametrize("name", ["empty", "blank", "65+ tokens", "cyrillic", "bold tag", "emoji"])
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect if expect and expect[0] == "error" else None)

@@ -5,9 +5,9 @@ No timing is asserted: only that the numbers are positive, finite, and the ones 
 
 import numpy as np
 
-from apphelp import load, rerun
 from attn_core.labs.cost import fit_slope, operation_counts
 from attn_ui.compute import labs
+from tests.support.apptest import load, rerun
 
 PAGE = "pages/46_Cost.py"
 
@@ -25,8 +25,8 @@ def small(at, d=16):
     return rerun(at)
 
 
-def test_before_the_run_the_counts_equal_the_core():
-    at = load(PAGE)
+def test_before_the_run_the_counts_equal_the_core(loaded):
+    at = loaded(PAGE)
     assert at.info and "Run the measurement" in at.info[0].value
     df = frame(at, "RNN: sequential steps")
     expected = operation_counts([16, 32, 64, 128, 256, 512, 1024, 2048], 64)

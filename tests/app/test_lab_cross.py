@@ -1,14 +1,17 @@
 """Cross-attention lab: the rectangle's rows are your tokens, its columns the second sentence's."""
 
 import numpy as np
-import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, heatmaps
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core.labs.cross import cross_attention
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import (
+    heatmaps,
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/44_Cross_attention.py"
 SECOND = "A tired kitten slept on the rug."
@@ -27,8 +30,8 @@ def engine(sentence=DEFAULT_SENTENCE, memory=SECOND, d_model=16, d_k=None, seed=
     return attn_core.self_attention(x, *ws), cross_attention(x, y, *ws)
 
 
-def test_default_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_default_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     own, cross = engine()
     assert table(at, CROSS).shape == (12, 8)  # 12 query tokens, 8 key tokens
     np.testing.assert_allclose(table(at, CROSS), cross.weights, atol=1e-12)
@@ -94,15 +97,6 @@ def test_empty_second_sentence_says_which_box():
     at.text_area(key="cross_memory").input("  ")
     rerun(at)
     assert at.error and "Second sentence" in at.error[0].value and "empty" in at.error[0].value
-
-
-@pytest.mark.parametrize(
-    "name", ["empty", "65+ tokens", "cyrillic", "bold tag", "script tag", "emoji"]
-)
-def test_bad_first_sentence(name):
-    at = load(PAGE)
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(at, sentence, None if expect and expect[0] == "warning" else expect)
 
 
 def test_numbers_toggle_takes_the_numbers_off_the_cells():

@@ -4,12 +4,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence
 
-from apphelp import load, rerun, table
 from attn_core.labs.local import local_attention, n_scores, score_counts
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/45_Local_attention.py"
 T = 12  # tokens of the default sentence
@@ -29,8 +32,8 @@ def set_width(at, w):
     return rerun(at)
 
 
-def test_default_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_default_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     g, t = engine(2)
     np.testing.assert_allclose(table(at, "Global"), g.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Local, w = 2"), t.weights, atol=1e-12)
@@ -69,17 +72,3 @@ def test_shared_sidebar_settings_reach_the_band():
     at.select_slider(key="lesson_w_d_k").set_value(8)
     rerun(at)
     np.testing.assert_allclose(table(at, "Local, w = 2"), engine(2, d_k=8)[1].weights, atol=1e-12)
-
-
-def test_by_hand_layout_transposes_the_band():
-    at = load(PAGE)
-    rows = table(at, "Local, w = 2")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "Local, w = 2"), rows.T)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

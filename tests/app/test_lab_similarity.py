@@ -2,13 +2,21 @@
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, type_sentence, values
 
-from apphelp import load, rerun, table
 from attn_core.labs import similarity
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import (
+    chart,
+    frame,
+    load,
+    rerun,
+    series,
+    table,
+    type_sentence,
+    values,
+)
+from tests.support.bad_input import no_html
 
 PAGE = "pages/42_Similarity.py"
 OWN = "Type my own..."
@@ -28,8 +36,8 @@ def results(at):
     return frame(at, "score: cosine")
 
 
-def test_dot_and_cosine_heatmaps_are_the_core_and_cosine_is_normalised():
-    at = load(PAGE)
+def test_dot_and_cosine_heatmaps_are_the_core_and_cosine_is_normalised(loaded):
+    at = loaded(PAGE)
     t = core()
     dots, cos = table(at, "dot product x_i · x_j"), table(at, "cosine x_i · x_j")
     np.testing.assert_allclose(dots, t.dots, rtol=1e-12)
@@ -66,8 +74,8 @@ def test_d_slider_and_sentence_change_the_vectors():
     np.testing.assert_allclose(results(at)["weight"], search(d=8).weights, rtol=1e-12)
 
 
-def test_default_search_returns_the_core_soft_and_hard_answers():
-    at = load(PAGE)
+def test_default_search_returns_the_core_soft_and_hard_answers(loaded):
+    at = loaded(PAGE)
     r = search()
     df = results(at)
     assert list(df["key: title"]) == [v.title for v in similarity.CATALOGUE]
@@ -116,11 +124,3 @@ def test_empty_query_and_empty_sentence_get_messages():
     type_sentence(at, "")
     assert any("sidebar" in e.value and "empty" in e.value for e in at.error)
     assert not at.exception
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    at = load(PAGE)
-    check_bad_sentence(at, sentence, expect)
-    assert len(results(at)) == 8  # the search does not depend on the sentence

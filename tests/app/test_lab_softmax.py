@@ -4,12 +4,17 @@ import math
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
 import attn_core
-from apphelp import load, rerun
 from attn_core.labs import softmax_facts
+from tests.support.apptest import (
+    chart,
+    frame,
+    load,
+    rerun,
+    series,
+)
+from tests.support.bad_input import no_html
 
 PAGE = "pages/41_Softmax_lab.py"
 DEFAULT = np.array([2.0, 1.0, 0.5, -1.0])
@@ -24,8 +29,8 @@ def type_scores(at, text: str):
     return rerun(at)
 
 
-def test_default_scores_soft_and_hard_selection_equal_the_core():
-    at = load(PAGE)
+def test_default_scores_soft_and_hard_selection_equal_the_core(loaded):
+    at = loaded(PAGE)
     df = selection(at)
     np.testing.assert_array_equal(df["score s"], DEFAULT)
     np.testing.assert_allclose(df["softmax"], attn_core.softmax(DEFAULT), rtol=1e-12)
@@ -100,8 +105,8 @@ def test_bad_scores_get_a_message_and_the_rest_of_the_page_works(text, words):
     no_html(at)
 
 
-def test_softmax_of_zero_and_six_is_the_lesson_example():
-    at = load(PAGE)
+def test_softmax_of_zero_and_six_is_the_lesson_example(loaded):
+    at = loaded(PAGE)
     pair = frame(at, "rounded")
     assert list(pair["rounded"]) == [0.0025, 0.0025, 0.9975, 0.9975]
     assert pair["value"].iloc[2] == pytest.approx(1 / (1 + math.exp(-6)), rel=1e-12)

@@ -4,13 +4,19 @@ import math
 
 import numpy as np
 import pytest
-from labhelp_a import chart, no_html, series
-from stephelp import frame
 
-from apphelp import load, rerun, table
 from attn_core.labs import scaling
 from attn_ui.compute.labs import SWEEP_D
 from attn_ui.lab_tables import SATURATION_ROWS
+from tests.support.apptest import (
+    chart,
+    frame,
+    load,
+    rerun,
+    series,
+    table,
+)
+from tests.support.bad_input import no_html
 
 PAGE = "pages/40_Why_scale.py"
 FIELDS = list(SATURATION_ROWS.values())
@@ -41,15 +47,15 @@ def check_table(at, **settings) -> dict:
     return got
 
 
-def test_default_table_is_the_core_and_within_sampling_error_of_the_closed_forms():
-    got = check_table(load(PAGE))
+def test_default_table_is_the_core_and_within_sampling_error_of_the_closed_forms(loaded):
+    got = check_table(loaded(PAGE))
     for col, closed in (("q·k", 64), ("q·k / √d", 1)):
         assert got[col]["closed_form"] == closed
         assert abs(got[col]["variance"] - closed) < 4 * got[col]["se"]
 
 
-def test_variance_chart_plots_the_sweep_and_the_closed_forms():
-    fig = chart(load(PAGE), "Variance of the scores")
+def test_variance_chart_plots_the_sweep_and_the_closed_forms(loaded):
+    fig = chart(loaded(PAGE), "Variance of the scores")
     sweep = scaling.scale_sweep(SWEEP_D, 8, seed=0)
     np.testing.assert_array_equal(series(fig, "closed form: d", "x"), SWEEP_D)
     np.testing.assert_array_equal(series(fig, "closed form: d"), SWEEP_D)
@@ -61,8 +67,8 @@ def test_variance_chart_plots_the_sweep_and_the_closed_forms():
         assert np.all(np.abs(points - closed) < 4 * np.array(ses))
 
 
-def test_saturation_and_gradient_charts_follow_the_core():
-    at = load(PAGE)
+def test_saturation_and_gradient_charts_follow_the_core(loaded):
+    at = loaded(PAGE)
     sweep = scaling.scale_sweep(SWEEP_D, 8, seed=0)
     for title, field in (
         ("Largest weight", "max_weight"),

@@ -4,10 +4,14 @@ from dataclasses import replace
 
 import numpy as np
 
-from apphelp import load, rerun, table
 from attn_core.labs.positions import reorder_test, sinusoidal_positions
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/48_Word_order.py"
 
@@ -17,8 +21,8 @@ def engine(order, **changes):
     return reorder_test(t.x, t.w_q, t.w_k, t.w_v, order)
 
 
-def test_reversed_sentence_numbers_equal_the_engine():
-    at = load(PAGE)
+def test_reversed_sentence_numbers_equal_the_engine(loaded):
+    at = loaded(PAGE)
     r = engine(np.arange(12)[::-1])
     np.testing.assert_allclose(table(at, "no positions: your order"), r.plain.weights, atol=1e-12)
     np.testing.assert_allclose(
@@ -41,11 +45,3 @@ def test_without_positions_the_new_order_holds_the_same_weights_moved():
     assert not np.allclose(
         table(at, "x + p: new order"), table(at, "x + p: your order")[np.ix_(order, order)]
     )
-
-
-def test_an_empty_sentence_gets_a_sentence_not_a_traceback():
-    at = load(PAGE)
-    at.text_area(key="lesson_w_sentence").input("   ")
-    rerun(at)
-    assert at.error and "empty" in at.error[0].value.lower()
-    assert not at.metric

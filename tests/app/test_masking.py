@@ -2,13 +2,16 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core.labs import masking
-from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    frame,
+    lesson,
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/07_Masking.py"
 RIGHT = "Numbers of softmax(S/√d_k + M) "
@@ -16,7 +19,7 @@ WRONG = "softmax(S/√d_k), masked → 0"
 
 
 def unmasked(**changes):
-    return lesson_run(LessonSettings(**changes)).trace
+    return lesson(**changes).trace
 
 
 def choose_mask(at, mask, **sliders):
@@ -42,8 +45,8 @@ def edit_cells(at, key, cells):
     return rerun(at)
 
 
-def test_no_mask_both_ways_agree():
-    at = load(PAGE)
+def test_no_mask_both_ways_agree(loaded):
+    at = loaded(PAGE)
     t = unmasked()
     np.testing.assert_allclose(table(at, RIGHT), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, WRONG), t.weights, atol=1e-12)
@@ -145,10 +148,3 @@ def test_custom_mask_in_the_by_hand_layout_has_queries_as_columns():
     shown = table(at, "softmax by column (+ Mᵀ)")  # by hand: column j is query j
     np.testing.assert_allclose(shown, attn_core.attention(t.q, t.k, t.v, mask=mask).weights.T)
     assert shown[3, 0] > 0.0 and shown[1, 0] == 0.0  # key 1 is still hidden from query 0
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    at = choose_mask(load(PAGE), "causal")
-    check_bad_sentence(at, sentence, expect, may_be_empty=("M (0 = may attend", "S/√d_k + M ("))

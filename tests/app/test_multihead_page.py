@@ -1,13 +1,15 @@
 """The multi-head page: each head's weights, their mean, the concatenation, W_O and the output."""
 
 import numpy as np
-import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence
 
-from apphelp import load, rerun, table
 from attn_core.labs import weighted_sum
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/08_Multi-head.py"
 
@@ -20,8 +22,8 @@ def head_tables(at):
     return [e for e in at.expander if e.label.startswith("Numbers of head ")]
 
 
-def test_every_head_concat_w_o_and_output_equal_the_engine():
-    at = load(PAGE)
+def test_every_head_concat_w_o_and_output_equal_the_engine(loaded):
+    at = loaded(PAGE)
     mh = expected()
     assert len(head_tables(at)) == mh.n_heads == 2
     for h in range(mh.n_heads):
@@ -98,17 +100,3 @@ def test_pretrained_weights_offer_a_way_back():
     at.button(key="mh_random").click()
     rerun(at)
     assert len(head_tables(at)) == 2 and not at.warning
-
-
-def test_by_hand_layout_transposes_the_output():
-    at = load(PAGE)
-    out = table(at, "output = concat W_O")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "output = W_O concat"), out.T)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

@@ -1,21 +1,24 @@
 """Page 2, projection: W_Q, W_K, W_V and Q, K, V on screen are the engine's, with their shapes."""
 
 import numpy as np
-import pytest
-from firststeps_help import expected
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_ui.compute.lessons import real_head
 from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import (
+    frame,
+    lesson,
+    load,
+    rerun,
+    table,
+)
 
 PAGE = "pages/02_Projection.py"
 
 
-def test_default_weights_and_projections_equal_the_engine():
-    at = load(PAGE)
-    run = expected()
+def test_default_weights_and_projections_equal_the_engine(loaded):
+    at = loaded(PAGE)
+    run = lesson()
     w = attn_core.lesson_weights(8, 4, seed=0)
     np.testing.assert_allclose(table(at, "Numbers of W_Q"), w.w_q, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of W_V"), w.w_v, atol=1e-12)
@@ -35,7 +38,7 @@ def test_d_k_slider_changes_q_and_k_together():
     rerun(at)
     assert table(at, "Numbers of W_Q").shape == (8, 2)
     assert table(at, "Q = X W_Q").shape[1] == table(at, "K = X W_K").shape[1] == 2
-    np.testing.assert_allclose(table(at, "K = X W_K"), expected(d_k=2).trace.k, atol=1e-12)
+    np.testing.assert_allclose(table(at, "K = X W_K"), lesson(d_k=2).trace.k, atol=1e-12)
     assert frame(at, "rows × columns")["rows × columns"]["W_K"] == "8 × 2"
 
 
@@ -46,7 +49,7 @@ def test_seed_changes_the_weights_not_x():
     rerun(at)
     np.testing.assert_array_equal(table(at, "Numbers of X"), x)
     assert not np.allclose(table(at, "Numbers of W_Q"), w_q)
-    np.testing.assert_allclose(table(at, "Q = X W_Q"), expected(seed=7).trace.q, atol=1e-12)
+    np.testing.assert_allclose(table(at, "Q = X W_Q"), lesson(seed=7).trace.q, atol=1e-12)
 
 
 def test_d_v_changes_v_and_the_output_width_only():
@@ -59,7 +62,7 @@ def test_d_v_changes_v_and_the_output_width_only():
     assert v.shape == (t, 16)
     shapes = [df.value for df in at.dataframe if "rows × columns" in df.value.columns][1]
     assert list(shapes["rows × columns"]) == [f"{t} × 4", f"{t} × 4", f"{t} × 16", f"{t} × 16"]
-    run = expected()
+    run = lesson()
     w = attn_core.lesson_weights(8, 4, 16, seed=0)
     np.testing.assert_allclose(v, run.x @ w.w_v, atol=1e-12)
     np.testing.assert_allclose(w.w_q, attn_core.lesson_weights(8, 4, seed=0).w_q)  # same Q
@@ -87,18 +90,3 @@ def test_real_head_shows_its_weights_and_bias():
     np.testing.assert_allclose(q, head.q, atol=1e-6)
     np.testing.assert_allclose(q, x @ w_q + b_q, atol=1e-4)  # MiniLM adds a bias
     assert any("bias" in c.value for c in at.caption)
-
-
-def test_by_hand_layout_transposes_the_weights():
-    at = load(PAGE)
-    w_q = table(at, "Numbers of W_Q")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "W_Q (d_k × d_model)"), w_q.T)
-    np.testing.assert_allclose(table(at, "Q = W_Q X"), expected().trace.q.T, atol=1e-12)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

@@ -2,20 +2,26 @@
 
 import numpy as np
 import pytest
-from firststeps_help import chart, expected
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, values
 
 import attn_core
-from apphelp import load, rerun, table
 from attn_core.labs import scaling
 from attn_ui.figures.scaling_charts import D_KS
+from tests.support.apptest import (
+    chart,
+    frame,
+    lesson,
+    load,
+    rerun,
+    table,
+    values,
+)
 
 PAGE = "pages/04_Scaling.py"
 
 
-def test_scores_and_weights_with_and_without_scaling_equal_the_engine():
-    at = load(PAGE)
-    t = expected().trace
+def test_scores_and_weights_with_and_without_scaling_equal_the_engine(loaded):
+    at = loaded(PAGE)
+    t = lesson().trace
     np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores))
@@ -41,8 +47,8 @@ def test_large_d_k_saturates_only_the_unscaled_softmax():
     assert unscaled.max(axis=1).mean() == pytest.approx(largest["unscaled"])
 
 
-def test_curves_show_variance_d_k_unscaled_and_1_scaled():
-    at = load(PAGE)
+def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
+    at = loaded(PAGE)
     fig = chart(at, "Variance of the scores")
     unscaled, scaled = (values(d["y"]) for d in fig["data"][:2])
     np.testing.assert_allclose(unscaled / np.array(D_KS), 1.0, rtol=0.2)
@@ -60,9 +66,9 @@ def test_your_d_k_is_marked_and_moves():
     assert "your d_k = 16" in chart(at, "Entropy")["layout"]["annotations"][0]["text"]
 
 
-def test_entropy_curve_uses_the_sentence_length():
-    at = load(PAGE)
-    t = len(expected().tokens)
+def test_entropy_curve_uses_the_sentence_length(loaded):
+    at = loaded(PAGE)
+    t = len(lesson().tokens)
     assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
 
 
@@ -70,21 +76,6 @@ def test_temperature_reaches_both_softmaxes():
     at = load(PAGE)
     at.slider(key="lesson_w_temperature").set_value(2.0)
     rerun(at)
-    t = expected(temperature=2.0).trace
+    t = lesson(temperature=2.0).trace
     np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores / 2))
-
-
-def test_by_hand_layout_shows_column_distributions():
-    at = load(PAGE)
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    a = table(at, "softmax by column, scaled")
-    np.testing.assert_allclose(a.sum(axis=0), 1.0)
-    np.testing.assert_allclose(a, expected().trace.weights.T, atol=1e-12)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

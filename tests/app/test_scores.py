@@ -1,19 +1,24 @@
 """Page 3, scores: S = Q Kᵀ on screen is the engine's; hover and the worked example add up."""
 
 import numpy as np
-import pytest
-from firststeps_help import expected
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, heatmap, type_sentence
 
-from apphelp import load, rerun, table
 from attn_ui.step_tables import factor
+from tests.support.apptest import (
+    frame,
+    heatmap,
+    lesson,
+    load,
+    rerun,
+    table,
+    type_sentence,
+)
 
 PAGE = "pages/03_Scores.py"
 
 
-def test_default_scores_equal_the_engine():
-    at = load(PAGE)
-    t = expected().trace
+def test_default_scores_equal_the_engine(loaded):
+    at = loaded(PAGE)
+    t = lesson().trace
     np.testing.assert_allclose(table(at, "Numbers of Q "), t.q, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of Kᵀ"), t.k.T, atol=1e-12)
     s = table(at, "S = Q Kᵀ")
@@ -21,9 +26,9 @@ def test_default_scores_equal_the_engine():
     np.testing.assert_allclose(s, t.q @ t.k.T, atol=1e-12)
 
 
-def test_hover_writes_out_each_sum_of_products():
-    at = load(PAGE)
-    t = expected().trace
+def test_hover_writes_out_each_sum_of_products(loaded):
+    at = loaded(PAGE)
+    t = lesson().trace
     fig = heatmap(at, "S = Q Kᵀ")
     np.testing.assert_array_equal(fig["m"], t.scores)
     i, j = 2, 5
@@ -43,7 +48,7 @@ def test_hover_shortens_long_sums():
 
 def test_picked_query_and_key_are_worked_out():
     at = load(PAGE)
-    t = expected().trace
+    t = lesson().trace
     at.selectbox(key="sc_query").set_value(2)
     at.selectbox(key="sc_key").set_value(5)
     rerun(at)
@@ -64,28 +69,10 @@ def test_a_shorter_sentence_keeps_a_valid_pick():
     assert frame(at, "k1").shape == (4, 3)
 
 
-def test_by_hand_layout_is_k_transposed_times_q():
-    at = load(PAGE)
-    s = table(at, "S = Q Kᵀ")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "S by hand = Kᵀ Q"), s.T)
-    np.testing.assert_allclose(table(at, "Kᵀ (tokens × features)"), expected().trace.k)
-    fig = heatmap(at, "S by hand = Kᵀ Q")  # the hover turns with the matrix
-    np.testing.assert_array_equal(fig["m"], expected().trace.scores.T)
-    assert fig["hover"][5][2].startswith("q2·k5 = ")
-
-
 def test_similarity_scores_are_symmetric_dot_products_of_x():
     at = load(PAGE)
     at.radio(key="lesson_w_weights").set_value("similarity")
     rerun(at)
-    s, x = table(at, "S = Q Kᵀ"), expected(weights="similarity").x
+    s, x = table(at, "S = Q Kᵀ"), lesson(weights="similarity").x
     np.testing.assert_allclose(s, s.T)
     np.testing.assert_allclose(s, x @ x.T, atol=1e-12)
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

@@ -1,27 +1,31 @@
 """The softmax page: rows become distributions, the steps of one row, and the temperature."""
 
 import numpy as np
-import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, frame, heatmaps, type_sentence
 
-from apphelp import load, rerun, table
 from attn_core.labs import softmax_facts
-from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    frame,
+    heatmaps,
+    lesson,
+    load,
+    rerun,
+    table,
+    type_sentence,
+)
 
 PAGE = "pages/05_Softmax.py"
 
 
 def expected(**changes):
-    return lesson_run(LessonSettings(**changes)).trace
+    return lesson(**changes).trace
 
 
 def steps_table(at):
     return frame(at, "exp(s/τ − max)")
 
 
-def test_weights_and_row_sums_equal_the_engine():
-    at = load(PAGE)
+def test_weights_and_row_sums_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = expected()
     np.testing.assert_allclose(table(at, "A = softmax by row"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k + M"), t.masked, atol=1e-12)
@@ -66,16 +70,6 @@ def test_causal_mask_gives_exact_zeros_and_spells_out_minus_infinity():
     assert list(steps["weight"][2:]) == [0.0] * (len(w) - 2)
 
 
-def test_by_hand_layout_shows_columns_that_sum_to_one():
-    at = load(PAGE)
-    rows = table(at, "A = softmax by row")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    cols = table(at, "A (columns sum to 1)")
-    np.testing.assert_allclose(cols, rows.T)
-    assert frame(at, "column sum of A").shape == (len(rows), 1)
-
-
 def test_numbers_on_cells_toggle_reaches_the_heatmaps():
     at = load(PAGE)
     figs = heatmaps(at)
@@ -91,9 +85,3 @@ def test_repeated_word_keeps_every_row():
     type_sentence(at, "the cat saw the cat")
     assert table(at, "A = softmax by row").shape == (5, 5)
     assert len(steps_table(at)) == 5
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect, may_be_empty=("S / √d_k + M",))

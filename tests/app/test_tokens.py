@@ -1,19 +1,24 @@
 """Page 1, tokens and embeddings: token table, X and cosines are the engine's."""
 
 import numpy as np
-import pytest
-from firststeps_help import expected
-from stephelp import BAD_SENTENCES, frame, heatmap, type_sentence
 
-from apphelp import load, rerun, table
 from attn_core.labs import similarity
+from tests.support.apptest import (
+    frame,
+    heatmap,
+    lesson,
+    load,
+    rerun,
+    table,
+    type_sentence,
+)
 
 PAGE = "pages/01_Tokens.py"
 
 
-def test_default_tokens_and_x_equal_the_engine():
-    at = load(PAGE)
-    run = expected()
+def test_default_tokens_and_x_equal_the_engine(loaded):
+    at = loaded(PAGE)
+    run = lesson()
     tokens = frame(at, "token")
     assert list(tokens["token"]) == list(run.tokens)
     assert list(tokens.index) == list(range(len(run.tokens)))
@@ -52,15 +57,7 @@ def test_d_model_slider_changes_the_width_of_x_only():
     rerun(at)
     x = table(at, "Numbers of X")
     assert x.shape == (rows, 4)
-    np.testing.assert_allclose(x, expected(d_model=4).x, atol=1e-12)
-
-
-def test_by_hand_layout_shows_x_transposed():
-    at = load(PAGE)
-    x = table(at, "Numbers of X")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "X (features × tokens)"), x.T)
+    np.testing.assert_allclose(x, lesson(d_model=4).x, atol=1e-12)
 
 
 def test_numbers_on_cells_toggle():
@@ -95,22 +92,3 @@ def test_a_mask_chosen_elsewhere_does_not_break_the_page():
     type_sentence(at, "one two three")
     assert not at.error
     assert table(at, "Numbers of X").shape[0] == 3
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences(name):
-    sentence, expect = BAD_SENTENCES[name]
-    at = type_sentence(load(PAGE), sentence)
-    if expect is not None:
-        where, word = expect
-        assert any(word in m.value for m in getattr(at, where)), name
-    if expect is None or expect[0] == "warning":
-        assert np.isfinite(table(at, "Numbers of X")).all()
-        assert np.isfinite(table(at, "cos(")).all()
-        tokens = list(frame(at, "token")["token"])
-        assert tokens and all(isinstance(t, str) for t in tokens)
-    for m in at.markdown:
-        assert not m.proto.allow_html
-        assert "<script>" not in m.value and "<b>" not in m.value
-    if expect is None:  # the labels go to the canvas as typed: drawn as text, never markup
-        assert heatmap(at, "X ")["rows"] == list(frame(at, "token")["token"])

@@ -2,11 +2,16 @@
 
 import numpy as np
 import pytest
-from stephelp import BAD_SENTENCES, check_bad_sentence, figures, frame, values
 
-from apphelp import load, rerun, table
-from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from tests.support.apptest import (
+    figures,
+    frame,
+    lesson,
+    load,
+    rerun,
+    table,
+    values,
+)
 
 PAGE = "pages/06_Weighted_sum.py"
 SUM_ROW = "sum of the rows above"
@@ -14,7 +19,7 @@ ENGINE_ROW = "Z row (the engine)"
 
 
 def expected(**changes):
-    return lesson_run(LessonSettings(**changes)).trace
+    return lesson(**changes).trace
 
 
 def sum_table(at):
@@ -25,8 +30,8 @@ def sum_table(at):
     raise AssertionError("no table of shares")
 
 
-def test_matrices_equal_the_engine():
-    at = load(PAGE)
+def test_matrices_equal_the_engine(loaded):
+    at = loaded(PAGE)
     t = expected()
     np.testing.assert_allclose(table(at, "A (rows sum to 1)"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of V"), t.v, atol=1e-12)
@@ -71,24 +76,9 @@ def test_temperature_changes_the_mix():
     assert not np.allclose(after, before)
 
 
-def test_by_hand_layout_is_z_equals_v_a():
-    at = load(PAGE)
-    z = table(at, "Z = A V")
-    at.toggle(key="lesson_w_columns").set_value(True)
-    rerun(at)
-    np.testing.assert_allclose(table(at, "Z = V A"), z.T)
-    np.testing.assert_allclose(table(at, "A (columns sum to 1)").sum(axis=0), 1.0)
-
-
-def test_stacked_bars_have_one_trace_per_token():
-    at = load(PAGE)
+def test_stacked_bars_have_one_trace_per_token(loaded):
+    at = loaded(PAGE)
     stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
     n = len(expected().weights)
     assert len(stack["data"]) == n + 1  # one per value row, plus the sum
     assert frame(at, "v0").shape[0] == n + 2
-
-
-@pytest.mark.parametrize("name", list(BAD_SENTENCES))
-def test_bad_sentences_get_a_message_never_a_traceback(name):
-    sentence, expect = BAD_SENTENCES[name]
-    check_bad_sentence(load(PAGE), sentence, expect)

@@ -6,13 +6,16 @@ import zipfile
 
 import openpyxl
 import pytest
-from gridhelp import exact_grid
 from pypdf import PdfReader
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-from apphelp import load, rerun
 from attn_core.by_hand.exercises import make_exercise
 from attn_core.by_hand.rules import frac_str
+from tests.support.apptest import (
+    load,
+    rerun,
+)
+from tests.support.hand_grids import exact_grid
 
 PAGE = "pages/22_Worksheets.py"
 STEM = "attention_by_hand_seed_0007"
@@ -41,8 +44,8 @@ def fractions(ex) -> set[str]:
     return {frac_str(v) for h in ex.heads for v in h.weights.ravel() if "/" in frac_str(v)}
 
 
-def test_preview_shows_the_seeded_sheet():
-    at = load(PAGE)
+def test_preview_shows_the_seeded_sheet(loaded):
+    at = loaded(PAGE)
     ex = make_exercise(7)
     assert exact_grid(at, "sheets_given_x").tolist() == ex.x.tolist()
     assert exact_grid(at, "sheets_given_w_v").tolist() == ex.w_v.tolist()

@@ -1,35 +1,14 @@
-"""Real-browser tests: a Streamlit server on a free loopback port, driven by headless Chromium."""
+"""Real-browser tests: one headless Chromium for the whole session, against the session's one
+app server (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.stclient import serving
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-LOGS = ROOT / "artifacts" / "logs"
-LOGS.mkdir(parents=True, exist_ok=True)
-# Flags for a closed network (see the README): no background fetches, no sandbox as root.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="session")
-def app_url():
-    with serving(log_dir=LOGS) as (url, _):  # the log is kept for a look
-        yield url
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +28,13 @@ def page(browser):
     pg = ctx.new_page()
     yield pg
     ctx.close()
+
+
+def pytest_collection_modifyitems(items):
+    """The deep-link cases last: most pages are opened by URL in the tests before them, and
+    open_page records those first visits (tests/support/browser.py), so they are not opened
+    twice."""
+    deep = [
+        i for i in items if getattr(i, "originalname", "") == "test_deep_link_opens_the_page_itself"
+    ]
+    items[:] = [i for i in items if i not in deep] + deep

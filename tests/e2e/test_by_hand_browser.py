@@ -9,7 +9,11 @@ from pypdf import PdfReader
 
 from attn_core.by_hand.trace import hand_attention
 from attn_ui.by_hand.inputs import EXAMPLE
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import (
+    open_page,
+    shot,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 

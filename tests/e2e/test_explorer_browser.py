@@ -3,11 +3,18 @@
 import pytest
 from playwright.sync_api import expect
 
-from browserhelp import heatmaps, hover_cell, open_page, shot, wait_heatmap, wait_idle
+from tests.support.browser import (
+    heatmaps,
+    hover_cell,
+    open_page,
+    shot,
+    wait_heatmap,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
-# The lines figure (Plotly; the heatmaps are canvases, browserhelp.heatmaps): its traces'
+# The lines figure (Plotly; the heatmaps are canvases, tests.support.browser.heatmaps): its traces'
 # x, y, z as plain lists, trace types, y tick labels.
 FIGURE = """(t) => {
     const is = {lines: g => ((g.layout.xaxis || {}).ticktext || [])[0] === 'queries'};

@@ -8,7 +8,14 @@ from playwright.sync_api import expect
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from attn_ui.figures.heatmap import BAND
-from browserhelp import heatmap, heatmaps, hover_cell, open_page, shot, wait_heatmap
+from tests.support.browser import (
+    heatmap,
+    heatmaps,
+    hover_cell,
+    open_page,
+    shot,
+    wait_heatmap,
+)
 
 pytestmark = pytest.mark.e2e
 

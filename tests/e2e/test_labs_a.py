@@ -2,25 +2,18 @@
 
 import numpy as np
 import pytest
-from playwright.sync_api import Page
 
-from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
+from tests.support.browser import (
+    chart,
+    heatmap,
+    open_page,
+    shot,
+    wait_chart,
+    wait_heatmap,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
-
-FIND = "(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => g.layout.title.text.includes(t))"  # noqa: E501
-
-
-def chart(pg: Page, title: str, path: str):
-    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
-    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return {path}; }}", title)
-
-
-def wait_chart(pg: Page, title: str, condition: str, arg=None) -> None:
-    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the titled chart."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=[title, arg]
-    )
 
 
 def test_why_scale_d_slider_moves_every_curve_marker(page, app_url):

@@ -5,25 +5,17 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
-
-pytestmark = pytest.mark.e2e
-
-FIND = (
-    "(t) => [...document.querySelectorAll('.js-plotly-plot')]"
-    ".find(g => (g.layout.title?.text || '').includes(t) || g.layout.yaxis?.title?.text === t)"
+from tests.support.browser import (
+    chart,
+    heatmap,
+    open_page,
+    shot,
+    wait_chart,
+    wait_heatmap,
+    wait_idle,
 )
 
-
-def chart(pg: Page, title: str, path: str):
-    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
-    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return g && {path}; }}", title)
-
-
-def wait_chart(pg: Page, title: str, condition: str) -> None:
-    pg.wait_for_function(
-        f"(t) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=title
-    )
+pytestmark = pytest.mark.e2e
 
 
 def press(pg: Page, slider: str, key: str, times: int = 1) -> None:

@@ -6,11 +6,16 @@ from playwright.sync_api import Page, expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
-from browserhelp import open_page, shot, wait_idle
+from tests.support.browser import (
+    open_page,
+    shot,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
 CANVASES = "[...document.querySelectorAll('.cg-root canvas')]"
+SENTENCE = "the cat saw the cat"
 
 
 def figures(pg: Page) -> list[dict]:
@@ -80,19 +85,29 @@ def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
     shot(page, "overview_repeated_word")
 
 
-def test_hover_names_position_token_and_value(page, app_url):
+@pytest.fixture(scope="module")
+def causal(browser, app_url):
+    """One overview, opened by a link with a repeated word and the causal mask, for the
+    tests below that only hover and download (they leave the page as it was)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    open_page(pg, app_url, f"Overview?sentence={SENTENCE.replace(' ', '%20')}&mask=causal")
+    wait_rows(pg, SENTENCE.split())
+    yield pg
+    ctx.close()
+
+
+def test_hover_names_position_token_and_value(causal):
     """A weights cell's hover gives query and key by position and word (repeated words too)."""
-    t = lesson_run(LessonSettings(sentence="the cat saw the cat")).trace
-    open_page(page, app_url, "Overview?sentence=the%20cat%20saw%20the%20cat")
-    wait_rows(page, ["the", "cat", "saw", "the", "cat"])
-    canvas = page.locator(".cg-root canvas[aria-label^='A = softmax']")
-    tip = hover(page, canvas, 3, 4)
+    t = lesson_run(LessonSettings(sentence=SENTENCE, mask="causal")).trace
+    canvas = causal.locator(".cg-root canvas[aria-label^='A = softmax']")
+    tip = hover(causal, canvas, 4, 3)
     expect(tip).to_be_visible()
-    expect(tip).to_contain_text("query 3: the")
-    expect(tip).to_contain_text("key 4: cat")
-    expect(tip).to_contain_text(f"value: {t.weights[3, 4]:.2f}")
+    expect(tip).to_contain_text("query 4: cat")
+    expect(tip).to_contain_text("key 3: the")
+    expect(tip).to_contain_text(f"value: {t.weights[4, 3]:.2f}")
     box = canvas.bounding_box()
-    page.mouse.move(box["x"] + 2, box["y"] + 2)  # off the cells: the hover goes
+    causal.mouse.move(box["x"] + 2, box["y"] + 2)  # off the cells: the hover goes
     expect(tip).to_be_hidden()
 
 
@@ -104,17 +119,14 @@ def test_text_that_looks_like_html_stays_text(page, app_url):
     assert "<" in rows and "b" in rows  # WordPiece splits the tags; each piece drawn as text
 
 
-def test_masked_cells_say_so_on_hover(page, app_url):
-    open_page(page, app_url, "Overview?sentence=one%20two%20three&mask=causal")
-    canvas = page.locator(".cg-root canvas[aria-label^='S ×']")
-    expect(hover(page, canvas, 0, 2)).to_contain_text("value: -∞ (masked)")
+def test_masked_cells_say_so_on_hover(causal):
+    canvas = causal.locator(".cg-root canvas[aria-label^='S ×']")
+    expect(hover(causal, canvas, 0, 2)).to_contain_text("value: -∞ (masked)")
 
 
-def test_png_download(page, app_url):
-    open_page(page, app_url, "Overview")
-    page.wait_for_function(f"() => {CANVASES}.length > 0")
-    with page.expect_download() as dl:
-        page.locator(".cg-figure").first.get_by_text("PNG").click()
+def test_png_download(causal):
+    with causal.expect_download() as dl:
+        causal.locator(".cg-figure").first.get_by_text("PNG").click()
     assert dl.value.suggested_filename == "X.png"
     with open(dl.value.path(), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"

@@ -1,28 +1,23 @@
 """Step pages 1-4 in a real browser: one interaction each, waiting on the app's state."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from attn_ui.step_tables import dot_sum
-from browserhelp import heatmap, hover_cell, open_page, shot, wait_heatmap, wait_idle
+from tests.support.browser import (
+    chart,
+    heatmap,
+    hover_cell,
+    open_page,
+    shot,
+    wait_chart,
+    wait_heatmap,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
-
-FIND = "(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => g.layout.title.text.includes(t))"  # noqa: E501
-
-
-def chart_layout(pg: Page, title: str, path: str):
-    """`path` (a JS expression on the figure `g`) of the chart whose title contains `title`."""
-    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return {path}; }}", title)
-
-
-def wait_chart(pg: Page, title: str, condition: str, arg=None) -> None:
-    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the titled chart."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const g = ({FIND})(t); return g && ({condition}); }}", arg=[title, arg]
-    )
 
 
 def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
@@ -68,7 +63,7 @@ def test_scores_hover_writes_out_the_dot_product(page, app_url):
 def test_scaling_marks_your_d_k_on_the_curves(page, app_url):
     """Raising d_k in the sidebar moves the 'your d_k' line on the simulation curves."""
     open_page(page, app_url, "Scaling")
-    assert chart_layout(page, "Variance", "g.layout.shapes[0].x0") == 4
+    assert chart(page, "Variance", "g.layout.shapes[0].x0") == 4
     slider = page.get_by_role("slider", name="d_k (query/key size)")
     slider.focus()
     slider.press("ArrowRight")

@@ -5,7 +5,13 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.widgets import ROW_PX
-from browserhelp import heatmap, open_page, shot, wait_heatmap, wait_idle
+from tests.support.browser import (
+    heatmap,
+    open_page,
+    shot,
+    wait_heatmap,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -85,6 +91,7 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 20, box["y"] + 1.5 * ROW_PX)  # the label cell of query 0
+    expect(grid.get_by_test_id("data-grid-canvas")).to_be_focused()  # keys go to the grid
     page.keyboard.press("ArrowRight")  # key 0
     page.keyboard.press("ArrowRight")  # key 1
     page.keyboard.press("Space")  # tick it

@@ -7,17 +7,9 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
-from bench.stclient import Session, serving
+from tests.support.wsclient import Session
 
 LIGHT = "the dog ran home"
-
-
-@pytest.fixture(scope="module")
-def base():
-    with serving() as (url, _):
-        yield url
 
 
 def rows(run) -> list[str]:
@@ -66,21 +58,23 @@ def run_async(coro, limit_s: float = 300):
         return pool.submit(asyncio.run, asyncio.wait_for(coro, limit_s)).result()
 
 
-def test_cost_timing_does_not_block_another_learner(base):
+def test_cost_timing_does_not_block_another_learner(app_url):
     """The cost lab's measurement (T up to 2048, d = 128, best of 9) while another edits."""
     steps = [("cost_d", 128), ("cost_repeats", 9), ("cost_run", True)]
-    got = run_async(heavy_and_light(base, "Cost", steps, "spinner"))
+    got = run_async(heavy_and_light(app_url, "Cost", steps, "spinner"))
     report("cost lab", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert any("Measured" in h.body for h in got["heavy"].of_type("heading"))
     assert rows(got["during"]) == LIGHT.split()
+    assert got["overlapped"], "the light edit waited for the heavy run to end"
 
 
-def test_model_explorer_does_not_block_another_learner(base):
+def test_model_explorer_does_not_block_another_learner(app_url):
     """MiniLM on a long text (truncated to the explorer's limit) while another edits."""
     text = " ".join(["attention lets every word look at every other word"] * 20)
     steps = [("explorer_sentence", text)]
-    got = run_async(heavy_and_light(base, "Model_explorer", steps, None))
+    got = run_async(heavy_and_light(app_url, "Model_explorer", steps, None))
     report("model explorer", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert rows(got["during"]) == LIGHT.split()
+    assert got["overlapped"], "the light edit waited for the heavy run to end"

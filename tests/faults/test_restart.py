@@ -1,4 +1,5 @@
-"""The server restarts under an open page: the learner's work comes back, or the page says so."""
+"""The server restarts under an open page: the learner's work comes back (the address bar
+holds the settings, README "What each page teaches")."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.bench_load import CHROMIUM, CHROMIUM_ARGS
-from bench.stclient import free_port, start_server, stop_server, wait_healthy
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.server import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
 # The overview's first figure (a canvas of attn_ui/figures/canvas_grid.js): its row labels,
@@ -21,8 +22,8 @@ SHOWS = f"""([words, state]) => {{
         && app.dataset.testConnectionState === state && {ROWS} === words;
 }}"""
 STATE = "() => document.querySelector('[data-testid=stApp]').dataset.testConnectionState"
-# What the page shows after the restart, once the learner moves a slider: the figure's rows
-# and the text box, or an alert that explains the reset.
+# What the page shows after the restart, once the learner moves a slider: the figure's rows,
+# the text box, and any alert (an alert ends the wait early, and the test then fails).
 AFTER = f"""() => {{
     const app = document.querySelector('[data-testid=stApp]');
     if (!app || app.dataset.testScriptState !== 'notRunning') return null;
@@ -89,6 +90,5 @@ def test_restart_keeps_the_learners_sentence(server):
     with ThreadPoolExecutor(1) as pool:
         seen = pool.submit(_type_restart_and_carry_on, base, restart).result(timeout=600)
     print("after the restart:", seen)
-    explained = any("restart" in a.lower() or "reconnect" in a.lower() for a in seen["alerts"])
-    kept = seen["sentence"] == SENTENCE and seen["rows"] == SENTENCE and "3 heads" in seen["heads"]
-    assert kept or explained, seen
+    assert seen["sentence"] == SENTENCE and seen["rows"] == SENTENCE, seen  # the sentence kept
+    assert "3 heads" in seen["heads"], seen  # the first move after the restart counts

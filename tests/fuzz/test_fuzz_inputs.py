@@ -232,7 +232,19 @@ def test_masks(t, width):
 @pytest.mark.parametrize("t", [2**31, 10**12, 2**63])
 def test_masks_reject_sizes_numpy_cannot_allocate(t):
     """T so large that NumPy refuses before allocating anything: still the core's error."""
-    masks(t, 1)
+    for make in (attn_core.causal_mask, lambda t: attn_core.window_mask(t, 1)):
+        with pytest.raises(AttentionInputError, match="too long"):
+            make(t)
+    with pytest.raises(AttentionInputError, match="too long"):
+        attn_core.padding_mask(1, t)
+
+
+def test_a_fully_masked_row_is_an_input_error():
+    """The pages stop on an AttentionInputError with its sentence; a mask that hides every
+    key of a row must be one (FullyMaskedRowError), never NaN weights."""
+    no_keys = np.zeros((2, 2), dtype=bool)
+    with pytest.raises(AttentionInputError, match="may not look at any key"):
+        attn_core.attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), mask=no_keys)
 
 
 # --- worksheets and pencil ------------------------------------------------------------

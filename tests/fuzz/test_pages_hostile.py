@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apphelp import open_tables
 from attn_core.text import embed
+from tests.support.apptest import ROOT, load, open_tables, type_sentence
 
-ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ["<script>alert(1)</script>", "<b>x</b>", "**x** [a](javascript:x)"]
 PAGES = [
     "pages/00_Overview.py",
@@ -20,14 +18,6 @@ PAGES = [
     "pages/44_Cross_attention.py",
 ]
 RAW = ("<script", "<b>", "**x**", "javascript:")
-
-
-def typed(page: str, sentence: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(page)
-    at.run()
-    at.text_area(key="lesson_w_sentence").input(sentence).run()
-    return open_tables(at)
 
 
 def table_tokens(at: AppTest) -> list[list[str]]:
@@ -39,24 +29,29 @@ def table_tokens(at: AppTest) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("page", PAGES)
-@pytest.mark.parametrize("sentence", HOSTILE)
-def test_hostile_sentence_is_shown_as_text(page, sentence):
-    """No exception; the tokens are table data; no Markdown element carries the raw text."""
-    at = typed(page, sentence)
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.text_area(key="lesson_w_sentence").value == sentence
-    tokens, _ = embed(sentence, 8)
-    labelled = [f"{i} {t}" for i, t in enumerate(tokens)]
-    columns = table_tokens(at)
-    assert labelled in columns or list(tokens) in columns, (tokens, [c[:5] for c in columns])
-    rendered = [
-        str(e.value)
-        for kind in ("markdown", "caption", "title", "header", "subheader")
-        for e in getattr(at, kind)
-    ]
-    leaked = [(r, m) for m in rendered for r in RAW if r in m]
-    assert not leaked, leaked
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.split("/")[-1].removesuffix(".py"))
+def test_hostile_sentence_is_shown_as_text(page, subtests):
+    """Each sentence typed in turn: no exception; the tokens are table data; no Markdown
+    element carries the raw text."""
+    at = load(page)
+    for sentence in HOSTILE:
+        with subtests.test(sentence):
+            open_tables(type_sentence(at, sentence))  # fails on an exception
+            assert at.text_area(key="lesson_w_sentence").value == sentence
+            tokens, _ = embed(sentence, 8)
+            labelled = [f"{i} {t}" for i, t in enumerate(tokens)]
+            columns = table_tokens(at)
+            assert labelled in columns or list(tokens) in columns, (
+                tokens,
+                [c[:5] for c in columns],
+            )
+            rendered = [
+                str(e.value)
+                for kind in ("markdown", "caption", "title", "header", "subheader")
+                for e in getattr(at, kind)
+            ]
+            leaked = [(r, m) for m in rendered for r in RAW if r in m]
+            assert not leaked, leaked
 
 
 def test_no_raw_html_in_the_app_code():

@@ -1,4 +1,5 @@
-"""AppTest helpers for the by-hand pages: read keyed grids, type into editors."""
+"""AppTest helpers for the by-hand pages (by hand, practice, worksheets): read keyed grids of
+exact numbers, type into data editors."""
 
 from __future__ import annotations
 

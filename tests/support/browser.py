@@ -1,13 +1,27 @@
-"""Waiting on the app's state, never on sleeps."""
+"""Headless Chromium against the app: its flags, waiting on the app's state (never on fixed waits),
+reading the Plotly figures as drawn, and screenshots for a person to look at."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # Debian's; see the README
+# Flags for a closed network: no background fetches, no sandbox as root.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def shot(pg: Page, name: str) -> Path:
@@ -28,15 +42,20 @@ def shot(pg: Page, name: str) -> Path:
 
 
 def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
-    """Every Plotly chart on the page has drawn its SVG (charts load lazily), and every
-    heatmap component its canvases."""
+    """Every Plotly chart on the page is drawn and idle: its figure is laid out, no redraw is
+    under way (Plotly's automargin redraws inside one) and no asynchronous step is pending;
+    and every heatmap component has drawn its canvases.
+
+    Charts load lazily: Streamlit shows a box before Plotly draws into it."""
     pg.wait_for_function(
         """() => {
             const boxes = document.querySelectorAll('[data-testid=stPlotlyChart]');
-            const drawn = document.querySelectorAll('.js-plotly-plot .main-svg');
+            const done = [...document.querySelectorAll('.js-plotly-plot')].filter(g =>
+                g.querySelector('.main-svg') && g._fullLayout && g._fullLayout._size
+                && !g._fullLayout._replotting && !(g._promises && g._promises.length));
             const grids = document.querySelectorAll('[data-testid=stBidiComponentRegular]');
             const canvases = document.querySelectorAll('.cg-root[data-drawn]');
-            return drawn.length >= boxes.length && canvases.length >= grids.length;
+            return done.length >= boxes.length && canvases.length >= grids.length;
         }""",
         timeout=timeout_ms,
     )
@@ -58,12 +77,65 @@ def wait_idle(pg: Page, timeout_ms: int = 30_000) -> None:
     expect(pg.locator("[data-testid='stException']")).to_have_count(0)
 
 
+# (server URL, page URL path) -> the page title its first visit in this process showed
+FIRST_VISITS: dict[tuple[str, str], str] = {}
+
+
 def open_page(pg: Page, base: str, path: str = "") -> None:
+    """Open `path` (e.g. "Scores?d_k=8") by URL, as a first visit, and wait for the app.
+
+    Every visit checks what a deep link must show: the page itself (its title from the
+    registry, not the home page), our grouped menu, and no error. The first visit (on a
+    desktop) also checks that every heatmap is drawn: coloured cells, a label per row. The first
+    visit of each page in a session is recorded in FIRST_VISITS and saved as `page_<Name>.png`
+    (tests/e2e/test_pages.py reads the record, so that no page is opened twice for it)."""
+    from attn_ui.registry import PAGES  # the registry: title of each page file
+
     pg.goto(f"{base}/{path}")
     pg.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=30_000)
     pg.wait_for_selector("h1", timeout=30_000)
     wait_idle(pg)
+    name = path.split("?")[0]
+    titles = {url_path(p.path): p.title for p in PAGES} | {"": "Attention Lab"}
+    heading = pg.locator("h1").first
+    expect(heading).to_contain_text(titles[name].split(":")[0])
+    expect(pg.get_by_role("link", name="Attention Lab: start here")).to_be_visible()
+    if (base, name) not in FIRST_VISITS and pg.viewport_size["width"] >= 1000:  # desktop
+        for f in heatmaps(pg):  # every heatmap drawn, coloured, a label per row
+            assert f["colours"] > (1 if f["small"] else 3), f["title"]  # not blank: cells drawn
+            assert f["width"] > 0 and f["height"] > 0, f["title"]
+            assert len(f["rows"]) == len(f["z"]) == f["shape"][0], f["title"]
+        FIRST_VISITS[base, name] = heading.inner_text()
+        shot(pg, f"page_{name or 'home'}")
 
+
+def url_path(page_file: str) -> str:
+    """Streamlit's URL path for pages/NN_Name.py: "Name"."""
+    return page_file.split("/")[-1].removesuffix(".py").split("_", 1)[1]
+
+
+# The Plotly figure whose title contains `t` (tags stripped), or whose y axis is titled `t`.
+FIND = """(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => {
+    const title = ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
+    return title.includes(t) || ((g.layout.yaxis || {}).title || {}).text === t;
+})"""
+
+
+def chart(pg: Page, title: str, path: str):
+    """`path` (a JS expression on the figure `g`) of the chart found by `title` (FIND)."""
+    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return g && {path}; }}", title)
+
+
+def wait_chart(pg: Page, title: str, condition: str, arg=None, timeout_ms: int = 30_000) -> None:
+    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the chart of `title`."""
+    pg.wait_for_function(
+        f"([t, arg]) => {{ const g = ({FIND})(t); return Boolean(g && ({condition})); }}",
+        arg=[title, arg],
+        timeout=timeout_ms,
+    )
+
+
+# --- heatmaps (the canvas component) ---------------------------------------------------
 
 # Every heatmap on the page (attn_ui/figures/canvas_grid.js keeps what it drew on each
 # figure's box): title, labels, shape, the matrix (-inf for masked cells), its drawn size, how many
@@ -80,7 +152,7 @@ HEATMAPS = """() => [...document.querySelectorAll('.cg-figure')].map(box => {
              width: c.clientWidth, height: c.clientHeight, colours: colours.size,
              small: Boolean(f.small) };
 })"""
-FIND = f"""(t) => ({HEATMAPS})().find(f => f.title.startsWith(t)) || null"""
+FIND_HEATMAP = f"""(t) => ({HEATMAPS})().find(f => f.title.startsWith(t)) || null"""
 
 
 def heatmaps(pg: Page) -> list[dict]:
@@ -90,13 +162,13 @@ def heatmaps(pg: Page) -> list[dict]:
 
 def heatmap(pg: Page, title_start: str) -> dict | None:
     """The first heatmap whose title starts with `title_start`, or None."""
-    return pg.evaluate(FIND, title_start)
+    return pg.evaluate(FIND_HEATMAP, title_start)
 
 
 def wait_heatmap(pg: Page, title_start: str, condition: str = "true", arg=None) -> dict:
     """Wait until the titled heatmap is drawn and `condition` (JS over `f` and `arg`) holds."""
     pg.wait_for_function(
-        f"([t, arg]) => {{ const f = ({FIND})(t); return f !== null && ({condition}); }}",
+        f"([t, arg]) => {{ const f = ({FIND_HEATMAP})(t); return f !== null && ({condition}); }}",
         arg=[title_start, arg],
         timeout=90_000,  # generous: a loaded CI machine redraws a dozen figures slowly
     )

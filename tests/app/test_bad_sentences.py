@@ -1,0 +1,91 @@
+"""Every page with a sentence box answers each bad sentence with a message, never a traceback.
+
+One page load per page; the learner then types each of BAD_SENTENCES in turn (a subtest
+each), and after each: no traceback, the expected message, no raw HTML, and where the page
+goes on, tables of numbers without a NaN (tests/support/bad_input.py).
+"""
+
+from dataclasses import dataclass
+
+import pytest
+
+from tests.support.apptest import (
+    frame,
+    heatmap,
+    load,
+)
+from tests.support.bad_input import BAD_SENTENCES, check_bad_sentence
+
+
+def tokens_page(at, expect) -> None:
+    """Where the page goes on: the token table lists the tokens, and the labels of X go to
+    the canvas as typed (drawn as text, never markup)."""
+    if expect is not None and expect[0] == "error":
+        return
+    tokens = list(frame(at, "token")["token"])
+    assert tokens and all(isinstance(t, str) for t in tokens)
+    if expect is None:
+        assert heatmap(at, "X ")["rows"] == tokens
+
+
+def similarity_page(at, expect) -> None:
+    """The search does not depend on the sentence: its eight results stay."""
+    assert len(frame(at, "score: cosine")) == 8
+
+
+def word_order_page(at, expect) -> None:
+    """Where the page stops, it stops before the reordering: no gap is measured."""
+    if expect is not None and expect[0] == "error":
+        assert not at.metric
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    query: dict | None = None  # a link's settings, before the sentences are typed
+    may_be_empty: tuple = ()  # tables whose masked cells are empty on purpose
+    min_tables: int = 3  # tables of numbers the page shows at least
+    warns: bool = True  # the page shows the tokenizer's warnings (one token, [UNK])
+    extra: object = None  # more checks after each sentence: f(at, expect)
+
+    def expected(self, expect):
+        if expect is not None and expect[0] == "warning" and not self.warns:
+            return None  # no warning, but the page goes on with finite numbers
+        return expect
+
+
+PAGES = [
+    Page("pages/01_Tokens.py", min_tables=2, extra=tokens_page),  # X and its cosines
+    Page("pages/02_Projection.py"),
+    Page("pages/03_Scores.py"),
+    Page("pages/04_Scaling.py"),
+    Page("pages/05_Softmax.py", may_be_empty=("S / √d_k + M",)),
+    Page("pages/06_Weighted_sum.py"),
+    Page(
+        "pages/07_Masking.py",
+        query={"mask": "causal"},
+        may_be_empty=("M (0 = may attend", "S/√d_k + M ("),
+    ),
+    Page("pages/08_Multi-head.py"),
+    Page("pages/42_Similarity.py", extra=similarity_page),
+    Page("pages/44_Cross_attention.py", warns=False),
+    Page("pages/45_Local_attention.py"),
+    Page("pages/47_Transformer_block.py", warns=False),
+    Page("pages/48_Word_order.py", extra=word_order_page),
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.path.split("/")[-1].removesuffix(".py"))
+def test_bad_sentences_get_a_message_never_a_traceback(page, subtests):
+    at = load(page.path, query=page.query)
+    for name, (sentence, expect) in BAD_SENTENCES.items():
+        with subtests.test(name):
+            check_bad_sentence(
+                at,
+                sentence,
+                page.expected(expect),
+                may_be_empty=page.may_be_empty,
+                min_tables=page.min_tables,
+            )
+            if page.extra:
+                page.extra(at, page.expected(expect))

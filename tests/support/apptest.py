@@ -1,0 +1,177 @@
+"""AppTest helpers: run a page headless through the entry point, and read its numbers.
+
+AppTest sees Plotly charts as unknown elements, so figures are read as their JSON specs.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+from attn_ui.figures.heatmap import decode
+
+ROOT = Path(__file__).resolve().parents[2]
+SENTENCE_KEY = "lesson_w_sentence"  # the lesson pages' sentence box
+
+
+def load(page: str, timeout: float = 60, query: dict | None = None) -> AppTest:
+    """A page run once with default settings (or a link's `query`); fails on any exception."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    if query:
+        at.query_params.update(query)
+    at.switch_page(page)  # run through the entry point, as a browser does
+    return rerun(at)
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def lesson(**changes):
+    """The engine's run for the default lesson settings with `changes` (what a page shows)."""
+    return lesson_run(LessonSettings(**changes))
+
+
+def type_sentence(at: AppTest, sentence: str, key: str = SENTENCE_KEY) -> AppTest:
+    at.text_area(key=key).input(sentence)
+    return rerun(at)
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def table(at: AppTest, title_part: str) -> np.ndarray:
+    """The numbers of the table inside the expander whose label contains `title_part`, or
+    of the matrix whose name contains it in an expander's "Matrix" choice (views.numbers_of).
+
+    The step pages build a table only while its expander is open (views.numbers), so a
+    closed one is opened, as a learner's click does, and the page rerun.
+    """
+    for exp in at.expander:
+        if title_part in exp.label:
+            if not exp.dataframe:
+                open_tables(at)
+                return table(at, title_part)
+            return exp.dataframe[0].value.to_numpy(dtype=float)
+    for exp in at.expander:
+        if not exp.proto.id.endswith("_numbers"):
+            continue
+        if not exp.selectbox:
+            open_tables(at)
+            return table(at, title_part)
+        names = [o for o in exp.selectbox[0].options if title_part in o]
+        if names:
+            if exp.selectbox[0].value != names[0]:
+                exp.selectbox[0].select(names[0])
+                rerun(at)
+                return table(at, title_part)
+            return exp.dataframe[0].value.to_numpy(dtype=float)
+    raise AssertionError(f"no table titled {title_part!r}; have {matrices(at)}")
+
+
+def matrices(at: AppTest) -> list[str]:
+    """Every table's title: expander labels, and the names in "Matrix" choices."""
+    choices = [o for e in at.expander for box in e.selectbox for o in box.options]
+    return [e.label for e in at.expander] + choices
+
+
+def open_tables(at: AppTest) -> AppTest:
+    """Open every closed lazy table expander (views.numbers), as a learner's clicks would."""
+    closed = [e for e in at.expander if e.proto.id.endswith("_numbers") and not e.dataframe]
+    for exp in closed:
+        at.session_state[exp.proto.id.split("-", 2)[2]] = True  # id: "$$ID-<hash>-<key>"
+    return rerun(at) if closed else at
+
+
+def frame(at: AppTest, column: str):
+    """The first table on the page with a column named `column` (read-only tables have no key)."""
+    for df in at.dataframe:
+        if column in df.value.columns:
+            return df.value
+    raise AssertionError(f"no table with a column {column!r}")
+
+
+def numeric_tables(at: AppTest, *, skip=()) -> list[np.ndarray]:
+    """Every table whose cells are all numbers, except those in expanders labelled with `skip`."""
+    open_tables(at)
+    skipped = [
+        e.dataframe[0].proto for e in at.expander if e.dataframe and any(p in e.label for p in skip)
+    ]
+    out = []
+    for df in at.dataframe:
+        values = df.value
+        numeric = all(d.kind in "biuf" for d in values.dtypes)
+        if numeric and not any(df.proto == p for p in skipped):
+            out.append(values.to_numpy(dtype=float))
+    return out
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def figures(at: AppTest) -> list[dict]:
+    """The Plotly figures on the page (lines, bars), as dicts (AppTest cannot draw them)."""
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def chart(at: AppTest, title_part: str) -> dict:
+    """The Plotly figure (as a dict) whose title contains `title_part`."""
+    found = [f for f in figures(at) if title_part in f["layout"].get("title", {}).get("text", "")]
+    assert found, f"no chart titled {title_part!r}"
+    return found[0]
+
+
+def values(v) -> np.ndarray:
+    """A Plotly data array: a plain list, or a typed array {"dtype", "bdata"} (Plotly 6+)."""
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+    return np.asarray(v, dtype=float)
+
+
+def series(fig: dict, name: str, axis: str = "y") -> np.ndarray:
+    """The `axis` numbers of the trace called `name`."""
+    for trace in fig["data"]:
+        if trace.get("name") == name:
+            return values(trace[axis])
+    raise AssertionError(f"no trace {name!r}; have {[t.get('name') for t in fig['data']]}")
+
+
+def heatmaps(at: AppTest) -> list[dict]:
+    """Every heatmap on the page in page order, as the canvas component is sent it
+    (attn_ui.figures.heatmap.figure), with its matrix decoded as the browser decodes it
+    under "m"."""
+    out = []
+    for component in at.get("bidi_component"):
+        for section in json.loads(component.proto.json)["sections"]:
+            figs = [it for it in section["items"] if "z" in it]
+            out += [f | {"m": decode(f["z"], f["shape"])} for f in figs]
+    return out
+
+
+def heatmap(at: AppTest, title_part: str) -> dict:
+    """The first heatmap whose title contains `title_part` (see `heatmaps`)."""
+    found = [f for f in heatmaps(at) if title_part in f["title"]]
+    assert found, f"no heatmap titled {title_part!r}; have {[f['title'] for f in heatmaps(at)]}"
+    return found[0]
+
+
+def canvas_matrices(at: AppTest) -> dict[str, np.ndarray]:
+    """The overview's canvas heatmaps (attn_ui/figures/canvas_grid.py): figure title (without
+    its shape) -> the matrix the browser draws."""
+    figs = [it for sec in canvas_sections(at) for it in sec["items"] if "z" in it]
+    return {f["title"].split("   (")[0]: decode(f["z"], f["shape"]) for f in figs}
+
+
+def canvas_sections(at: AppTest) -> list[dict]:
+    """The sections of the page's one canvas grid component, as sent to the browser."""
+    (grid,) = at.get("bidi_component")
+    assert grid.proto.component_name.endswith("canvas_grid")
+    return json.loads(grid.proto.json)["sections"]
