@@ -9,8 +9,8 @@ which draws every heatmap of the app) instead of thirteen.
 import streamlit as st
 
 from attn_ui import compute, controls, frame, tables
-from attn_ui.figures import canvas_grid, heatmap
-from attn_ui.figures.matrix import oriented
+from attn_ui.figures import canvas_grid
+from attn_ui.figures.matrix import oriented_figure
 
 text = frame.page(__file__)
 controls.sidebar(heads=True, sentence=False)
@@ -35,24 +35,16 @@ class Figures:
         row_title="query",
         col_title="key",
     ) -> dict:
-        m, rows, cols, name, row_title, col_title = oriented(
+        fig, m, rows, cols, _ = oriented_figure(
             m,
             rows,
             cols,
             name=name,
             by_hand_name=by_hand_name,
-            row_title=row_title,
-            col_title=col_title,
-            columns=self.s.columns,
-        )
-        fig = heatmap.figure(
-            m,
-            rows,
-            cols,
-            title=name,
             kind=kind,
             row_title=row_title,
             col_title=col_title,
+            columns=self.s.columns,
             show_numbers=self.s.show_numbers,
         )
         self.tables[fig["title"]] = lambda: tables.table(m, rows, cols)

@@ -37,6 +37,45 @@ def matrix(
     kind, hover, narrow, limit, band: as in `attn_ui.figures.heatmap.figure` (hover is (R, C),
     the matrix as given; it is transposed with it).
     """
+    fig, m, rows, cols, name = oriented_figure(
+        m,
+        rows,
+        cols,
+        name=name,
+        by_hand_name=by_hand_name,
+        kind=kind,
+        row_title=row_title,
+        col_title=col_title,
+        columns=columns,
+        show_numbers=show_numbers,
+        hover=hover,
+        narrow=narrow,
+        limit=limit,
+        band=band,
+    )
+    canvas_grid.figure(fig, key=f"{key}_chart")
+    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+
+
+def oriented_figure(
+    m: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    name: str,
+    by_hand_name: str | None = None,
+    row_title: str = "query",
+    col_title: str = "key",
+    columns: bool = False,
+    hover: np.ndarray | None = None,
+    **style,
+) -> tuple[dict, np.ndarray, Sequence[str], Sequence[str], str]:
+    """The heatmap of `m` as the learner asked to see it (see `oriented`), with the matrix,
+    labels and name it shows: ``(figure, m, rows, cols, name)``.
+
+    `style`: kind, show_numbers, narrow, limit, band, as in ``attn_ui.figures.heatmap.figure``.
+    The overview draws such figures into one grid; `matrix` draws one with its table.
+    """
     if columns:
         hover = None if hover is None else hover.T
     m, rows, cols, name, row_title, col_title = oriented(
@@ -50,21 +89,9 @@ def matrix(
         columns=columns,
     )
     fig = heatmap_figure(
-        m,
-        rows,
-        cols,
-        title=name,
-        kind=kind,
-        row_title=row_title,
-        col_title=col_title,
-        show_numbers=show_numbers,
-        hover=hover,
-        narrow=narrow,
-        limit=limit,
-        band=band,
+        m, rows, cols, title=name, row_title=row_title, col_title=col_title, hover=hover, **style
     )
-    canvas_grid.figure(fig, key=f"{key}_chart")
-    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+    return fig, m, rows, cols, name
 
 
 def oriented(m, rows, cols, *, name, by_hand_name, row_title, col_title, columns):
