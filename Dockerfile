@@ -24,6 +24,8 @@ COPY --chown=lab:lab attn_ui ./attn_ui
 COPY --chown=lab:lab attn_sheets ./attn_sheets
 COPY --chown=lab:lab pages ./pages
 COPY --chown=lab:lab lessons ./lessons
+# SmolLM2's GGUF converted once into the float32 cache the app memory-maps (538 MB).
+RUN python -m attn_core.pretrained.smollm_files
 USER lab
 
 EXPOSE 8501

