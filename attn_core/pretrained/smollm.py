@@ -325,8 +325,7 @@ class SmolLM:
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)
         if len(ids) > limit:
             raise PromptError(
-                f"The prompt is {len(ids)} tokens; at most {limit} are allowed here. "
-                f"Shorten it."
+                f"The prompt is {len(ids)} tokens; at most {limit} are allowed here. Shorten it."
             )
         if ids.size and all(int(i) in self.special_ids for i in ids):
             raise PromptError(
