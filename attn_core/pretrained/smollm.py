@@ -382,9 +382,13 @@ class SmolLM:
         logits = rms_norm(x, w["norm"], c["rms_eps"]) @ w["embed"].T  # (T_new, vocab)
         return logits, kept
 
-    def run(self, text: str) -> DecoderTrace:
-        """The whole prompt in one pass, every intermediate kept."""
-        ids = self.encode(text)
+    def run(self, text: str, *, limit: int | None = None) -> DecoderTrace:
+        """The whole prompt in one pass, every intermediate kept.
+
+        `limit` caps the prompt's tokens (default ``max_prompt_tokens``): the attentions alone
+        take 30 x 9 x T x T x 4 bytes, 18 MB at 128 tokens and 283 MB at 512.
+        """
+        ids = self.encode(text, limit=limit)
         cache = KVCache.empty(self.config, len(ids))
         logits, kept = self.forward(ids, cache, keep=True)
         return DecoderTrace(

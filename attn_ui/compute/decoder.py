@@ -1,0 +1,101 @@
+"""The decoder (SmolLM2): loaded once per server process and shared, its passes cached, and
+one queue per process so that generations take turns.
+
+A generation holds a core for about a second (20 tokens at about 45 ms each). Two at once on
+one process would each go at half speed and take the cores the other learners' heatmaps need,
+so at most ``GENERATION_SLOTS`` run at a time; the others wait in order and see their place.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from attn_core.pretrained import DecoderTrace, SmolLM
+
+RUN_TOKENS = 96  # a pass kept whole for the pages: attentions 30 x 9 x 96 x 96 x 4 B = 10 MB
+PROMPT_TOKENS = 256  # a prompt to generate from (only the new rows are kept)
+MAX_NEW_TOKENS = 64
+MAX_PROMPT_CHARS = 4000  # longer pastes are cut with a notice before tokenizing
+GENERATION_SLOTS = 1
+
+
+@st.cache_resource(show_spinner="Loading the decoder (once per server)...")
+def smollm() -> SmolLM:
+    """SmolLM2-135M-Instruct, memory-mapped from the cache ``make`` built; never mutated."""
+    from attn_core.pretrained import load_smollm
+
+    return load_smollm()
+
+
+@st.cache_data(max_entries=8, show_spinner="Running SmolLM2 on your prompt...")  # <= 12 MB each
+def decoder_run(prompt: str) -> DecoderTrace:
+    """Every block and head of SmolLM2 on `prompt` (at most RUN_TOKENS tokens). Raises the
+    core's PromptError unchanged, for the page to show."""
+    return smollm().run(prompt, limit=RUN_TOKENS)
+
+
+class TurnQueue:
+    """First come, first served, `slots` at a time, shared by every session of the process.
+
+    >>> q = TurnQueue(slots=1)
+    >>> with q.turn() as wait:
+    ...     wait(lambda ahead: None)  # returns at once: nobody ahead
+    """
+
+    def __init__(self, slots: int = 1):
+        self.slots = slots
+        self._cv = threading.Condition()
+        self._line: deque[int] = deque()  # tickets in arrival order; the first `slots` run
+        self._tickets = itertools.count()
+
+    def ahead(self, ticket: int) -> int:
+        """How many must finish before `ticket` runs (0: it may run now)."""
+        with self._cv:
+            return max(0, self._line.index(ticket) - self.slots + 1)
+
+    def __len__(self) -> int:
+        with self._cv:
+            return len(self._line)
+
+    @contextmanager
+    def turn(self, poll: float = 0.25) -> Iterator[Callable[[Callable[[int], None]], None]]:
+        """Join the line; the body calls ``wait(show)`` to block until it may run, ``show``
+        being called with the number ahead whenever it changes (and every `poll` s, so a
+        Streamlit page can notice a learner who left). Leaves the line on exit, however the
+        body ends (finished, an error, or Streamlit stopping the script)."""
+        with self._cv:
+            ticket = next(self._tickets)
+            self._line.append(ticket)
+
+        def wait(show: Callable[[int], None]) -> None:
+            shown = None
+            while True:
+                with self._cv:
+                    ahead = max(0, self._line.index(ticket) - self.slots + 1)
+                    if ahead == 0:
+                        return
+                    if ahead != shown:
+                        shown = ahead
+                    else:
+                        self._cv.wait(poll)
+                        continue
+                show(ahead)  # outside the lock: it may draw on the page, or be stopped
+
+        try:
+            yield wait
+        finally:
+            with self._cv:
+                self._line.remove(ticket)
+                self._cv.notify_all()
+
+
+@st.cache_resource
+def generation_queue() -> TurnQueue:
+    """The one queue of this server process."""
+    return TurnQueue(GENERATION_SLOTS)
