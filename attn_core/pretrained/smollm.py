@@ -336,11 +336,15 @@ class SmolLM:
 
     # the forward pass
 
-    def forward(self, ids: np.ndarray, cache: KVCache, *, keep: bool = False):
+    def forward(
+        self, ids: np.ndarray, cache: KVCache, *, keep: bool = False, last_logits: bool = False
+    ):
         """Read `ids` after the ``cache.length`` tokens already in `cache`; fill the cache.
 
         Returns (logits (T_new, vocab), kept) where `kept` is a dict of per-layer arrays if
         `keep` (attentions, queries, keys, values, unrotated, hidden states), else None.
+        `last_logits` scores only the last row (logits (1, vocab)): all a generation needs
+        from its prompt, and the output head is the largest matrix (49,152 x 576).
         """
         w, c = self.weights, self.config
         past, new = cache.length, len(ids)
@@ -379,6 +383,8 @@ class SmolLM:
                 kept["k0"].append(k0)
                 kept["h"].append(x)
         cache.advance(new)
+        if last_logits:
+            x = x[-1:]
         logits = rms_norm(x, w["norm"], c["rms_eps"]) @ w["embed"].T  # (T_new, vocab)
         return logits, kept
 
@@ -418,7 +424,7 @@ class SmolLM:
         prompt = self.encode(text)
         rng = np.random.default_rng(seed)
         cache = KVCache.empty(self.config, len(prompt) + max_new)
-        logits, kept = self.forward(prompt, cache, keep=True)  # the prompt, once
+        logits, kept = self.forward(prompt, cache, keep=True, last_logits=True)  # the prompt
         row_attention = np.stack(kept["att"])[:, :, -1, :]  # (L, 9, P): last row chose next
         for _ in range(max_new):
             probs = _softmax64(logits[-1] / (temperature or 1.0))
