@@ -181,3 +181,9 @@ def memory_bytes(t: int, block: int, d_v: int, itemsize: int = 8) -> tuple[int, 
     full = t * t * itemsize
     tiled = (t * min(block, t) + 2 * t + t * d_v) * itemsize
     return full, tiled
+
+
+def distance_per_step(t: TiledTrace, z: np.ndarray) -> np.ndarray:
+    """(n_blocks,) max |output after each block - z|: how far each row still is from `z`
+    (full attention's output), step by step. After the last block only rounding is left."""
+    return np.array([np.abs(s.output - z).max() for s in t.steps])
