@@ -54,7 +54,7 @@ class TileStep:
     scores: np.ndarray
     m: np.ndarray
     rescale: np.ndarray
-    l: np.ndarray  # noqa: E741 (the algorithm's name)
+    l: np.ndarray
     unnormalised: np.ndarray
     output: np.ndarray
 
@@ -88,7 +88,7 @@ class TiledTrace:
         return self.steps[-1].m
 
     @property
-    def l(self) -> np.ndarray:  # noqa: E743 (the algorithm's name)
+    def l(self) -> np.ndarray:
         """(T_q,) every row's softmax denominator, sum_j exp(s_ij - m_i)."""
         return self.steps[-1].l
 
@@ -99,6 +99,21 @@ def _check_block(block) -> int:
     if block < 1:
         raise AttentionInputError(f"block must hold at least 1 key, got {block}.")
     return int(block)
+
+
+def _checked(q, k, v, block, mask, scale):
+    """The inputs checked as ``attention`` checks them, plus the block; one head only."""
+    q, k, v = _check_qkv(q, k, v)
+    if q.ndim != 2:
+        raise ShapeError(
+            f"tiled_attention takes one head: q, k and v must be 2-D (tokens as rows); "
+            f"got shapes {q.shape}, {k.shape}, {v.shape}."
+        )
+    block = _check_block(block)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else positive_number(scale, "scale")
+    if mask is not None:
+        mask = check_mask(mask, q.shape[0], k.shape[0])
+    return q, k, v, block, scale, mask
 
 
 def _rescale(m_old: np.ndarray, m_new: np.ndarray) -> np.ndarray:
@@ -141,35 +156,60 @@ def tiled_attention(q, k, v, *, block: int, mask=None, scale=None) -> TiledTrace
     TiledTrace, whose ``output`` equals ``attention(q, k, v, mask=mask, scale=scale).output``
     up to rounding.
     """
-    q, k, v = _check_qkv(q, k, v)
-    if q.ndim != 2:
-        raise ShapeError(
-            f"tiled_attention takes one head: q, k and v must be 2-D (tokens as rows); "
-            f"got shapes {q.shape}, {k.shape}, {v.shape}."
-        )
-    block = _check_block(block)
-    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else positive_number(scale, "scale")
-    if mask is not None:
-        mask = check_mask(mask, q.shape[0], k.shape[0])
-    t_q, t_k, d_v = q.shape[0], k.shape[0], v.shape[1]
-    m = np.full(t_q, -np.inf)  # (T_q,)
-    l = np.zeros(t_q)  # noqa: E741  (T_q,)
-    u = np.zeros((t_q, d_v))  # (T_q, d_v)
+    q, k, v, block, scale, mask = _checked(q, k, v, block, mask, scale)
+    m, l, u = start_state(q.shape[0], v.shape[1])
     steps = []
-    for start in range(0, t_k, block):
-        stop = min(start + block, t_k)
+    for start, stop, tile in tiles(q, k, block, mask, scale):
+        m, c, l, u = update(m, l, u, tile, v[start:stop])
+        output = u / np.where(l > 0, l, 1.0)[:, None]  # (T_q, d_v); 0 where l is still 0
+        steps.append(TileStep(start, stop, tile, m, c, l, u, output))
+    return TiledTrace(q, k, v, block, float(scale), mask, tuple(steps), steps[-1].output)
+
+
+def tiled_output(q, k, v, *, block: int, mask=None, scale=None) -> np.ndarray:
+    """The output of `tiled_attention` (T_q, d_v), keeping nothing but the running m, l, u.
+
+    `tiled_attention` keeps every tile for the page, so together they hold the whole
+    T_q x T_k matrix again; this is the algorithm's real memory: one tile at a time
+    (``bench/bench_tiled.py`` measures both).
+    """
+    q, k, v, block, scale, mask = _checked(q, k, v, block, mask, scale)
+    m, l, u = start_state(q.shape[0], v.shape[1])
+    for start, stop, tile in tiles(q, k, block, mask, scale):
+        m, _, l, u = update(m, l, u, tile, v[start:stop])
+    return u / l[:, None]  # (T_q, d_v); l > 0 in every row: check_mask refuses empty rows
+
+
+def start_state(t_q: int, d_v: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """m = -inf, l = 0, u = 0: no key read yet.  (T_q,), (T_q,), (T_q, d_v)"""
+    return np.full(t_q, -np.inf), np.zeros(t_q), np.zeros((t_q, d_v))
+
+
+def tiles(q, k, block: int, mask, scale: float):
+    """(start, stop, tile) for each block of keys; tile (T_q, b) = q k_block^T * scale, -inf
+    where the mask forbids. One tile exists at a time."""
+    for start in range(0, k.shape[0], block):
+        stop = min(start + block, k.shape[0])
         tile = (q @ k[start:stop].T) * scale  # (T_q, d_k) x (d_k, b) -> (T_q, b)
         if mask is not None:
             tile = np.where(mask[:, start:stop], tile, -np.inf)
-        m_new = np.maximum(m, tile.max(axis=1))  # (T_q,)
-        c = _rescale(m, m_new)  # (T_q,)
-        p = _exp_shifted(tile, m_new)  # (T_q, b)
-        l = c * l + p.sum(axis=1)  # noqa: E741  (T_q,)
-        u = c[:, None] * u + p @ v[start:stop]  # (T_q, b) x (b, d_v) -> (T_q, d_v)
-        output = u / np.where(l > 0, l, 1.0)[:, None]  # (T_q, d_v); 0 where l is still 0
-        steps.append(TileStep(start, stop, tile, m_new, c, l, u, output))
-        m = m_new
-    return TiledTrace(q, k, v, block, float(scale), mask, tuple(steps), steps[-1].output)
+        yield start, stop, tile
+
+
+def update(m, l, u, tile, v_block):
+    """One block of the online softmax: the running (m, l, u) and a tile -> (m, c, l, u).
+
+    m_new = max(m, row max of the tile)       (T_q,)
+    c     = exp(m - m_new)                    (T_q,)
+    l     = c l + row sums of exp(tile - m_new)
+    u     = c u + exp(tile - m_new) v_block   (T_q, b) x (b, d_v) -> (T_q, d_v)
+    """
+    m_new = np.maximum(m, tile.max(axis=1))  # (T_q,)
+    c = _rescale(m, m_new)  # (T_q,)
+    p = _exp_shifted(tile, m_new)  # (T_q, b)
+    l = c * l + p.sum(axis=1)  # (T_q,)
+    u = c[:, None] * u + p @ v_block  # (T_q, b) x (b, d_v) -> (T_q, d_v)
+    return m_new, c, l, u
 
 
 def memory_bytes(t: int, block: int, d_v: int, itemsize: int = 8) -> tuple[int, int]:

@@ -48,7 +48,7 @@ class HandTile:
     m: np.ndarray
     rescale: np.ndarray
     powers: np.ndarray
-    l: np.ndarray  # noqa: E741 (the algorithm's name)
+    l: np.ndarray
     u: np.ndarray
     z: np.ndarray
 
@@ -98,10 +98,10 @@ def hand_tiles(t: HandTrace, block: int = 2) -> tuple[HandTile, ...]:
         shifted = scaled - m  # (b, T_q), <= 0 wherever the key is allowed
         powers = np.array([[base ** int(s) for s in row] for row in shifted], dtype=object)
         powers[~seen] = Fraction(0)  # a masked key adds nothing
-        l = powers.sum(axis=0)  # noqa: E741  (T_q,)
+        l = powers.sum(axis=0)  # (T_q,)
         u = v[:, start:stop] @ powers  # (d_v, b) x (b, T_q) -> (d_v, T_q)
         if tiles:
-            l = rescale * tiles[-1].l + l  # noqa: E741
+            l = rescale * tiles[-1].l + l
             u = rescale * tiles[-1].u + u  # the rescale multiplies each query column
         tiles.append(HandTile(start, stop, scaled, m, rescale, powers, l, u, u / l))
     return tuple(tiles)

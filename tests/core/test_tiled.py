@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import attn_core
 from attn_core import AttentionInputError, FullyMaskedRowError, NonFiniteError, ShapeError
-from attn_core.tiled import memory_bytes
+from attn_core.tiled import memory_bytes, tiled_output
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
 
@@ -206,3 +206,28 @@ def test_memory_bytes_grow_like_t_squared_against_t():
     full_2, tiled_2 = memory_bytes(2048, 64, 64)
     assert full_2 == 4 * full_1 and tiled_2 == 2 * tiled_1
     assert memory_bytes(3, 10, 1)[1] == (3 * 3 + 2 * 3 + 3) * 8  # a block longer than T is T
+
+
+@SETTINGS
+@given(
+    t_q=st.integers(1, 8),
+    t_k=st.integers(1, 9),
+    block=st.integers(1, 10),
+    causal=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_lean_form_keeps_nothing_and_gives_the_same_output(t_q, t_k, block, causal, seed):
+    q, k, v = qkv(seed, t_q, t_k)
+    mask = np.tri(t_q, t_k, k=max(t_k - t_q, 0), dtype=bool) if causal else None
+    lean = tiled_output(q, k, v, block=block, mask=mask)
+    np.testing.assert_array_equal(
+        lean, attn_core.tiled_attention(q, k, v, block=block, mask=mask).output
+    )
+
+
+def test_the_lean_form_checks_its_inputs():
+    q, k, v = qkv(11, 2, 3)
+    with pytest.raises(AttentionInputError, match="at least 1 key"):
+        tiled_output(q, k, v, block=0)
+    with pytest.raises(FullyMaskedRowError):
+        tiled_output(q, k, v, block=2, mask=np.zeros((2, 3), dtype=bool))
