@@ -11,8 +11,6 @@ from attn_ui.by_hand import tiles as by_hand
 from attn_ui.figures import panels, tile_charts
 from attn_ui.figures.matrix import matrix
 
-MEMORY_TS = [2**n for n in range(4, 15)]  # 16 .. 16,384 tokens
-
 
 def slider(label: str, name: str, high: int, default: int, help: str) -> int:
     """A slider from 1 to `high` that keeps its value across pages, pulled back into range
@@ -113,7 +111,7 @@ if np.isneginf(now.scores).all(axis=1).any():  # some row sees no key of this bl
 
 st.subheader("3. Memory: the T × T scores against one tile")
 st.markdown(text["Memory"])
-ts = sorted({*MEMORY_TS, n})
+ts = sorted({*tile_charts.MEMORY_TICKS, n})
 sizes = [memory_bytes(x, block, t.v.shape[1]) for x in ts]
 full, tile = [f for f, _ in sizes], [b for _, b in sizes]
 panels.chart(tile_charts.memory_figure(ts, full, tile, n, block), "tiles_memory")

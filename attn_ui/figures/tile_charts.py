@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 from attn_ui.figures.lab_charts import loglog, mark_x
 from attn_ui.figures.plots import SCALED, UNSCALED
 
+MEMORY_TICKS = [2**n for n in range(4, 15)]  # 16 .. 16,384 tokens
+
 
 def distance_figure(distance: np.ndarray, step: int) -> go.Figure:
     """max |Z so far − Z| after each block (log y axis: the last point is rounding, ~1e-16),
@@ -59,8 +61,14 @@ def memory_figure(ts: Sequence[int], full, tiled, your_t: int, block: int) -> go
         "T (tokens)",
         "bytes",
         [("T × T scores", ts, full), (f"T × {block} tile + m, l, u", ts, tiled)],
-        ticks=ts,
+        ticks=[x for x in ts if x != your_t or x in MEMORY_TICKS],  # no crowded extra tick
     )
     fig.data[0].line.color, fig.data[1].line.color = UNSCALED, SCALED
+    # the legend at the bottom of the figure, below the axis title, however many rows it
+    # takes on a phone (as attn_ui.figures.plots lays out the labs' charts)
+    fig.update_layout(
+        height=360,
+        legend={"orientation": "h", "x": 0, "y": 0, "yref": "container", "yanchor": "bottom"},
+    )
     mark_x(fig, your_t, f"your T = {your_t}")
     return fig
