@@ -10,6 +10,8 @@ masks.py       causal, padding and window masks
 multihead.py   n_heads heads side by side, concatenated, mixed by w_o
 weights.py     the seeded weight matrices of the lessons
 text.py        a sentence becomes X, one row per token (MiniLM's tokenizer and embeddings)
+tiled.py       the same attention a block of keys at a time (the online softmax of
+               FlashAttention): ``tiled_attention``
 fast.py        the fast path: the two functions not written as their formula, and why
 by_hand/       the paper-and-pencil convention (tokens as columns, 3^x, exact fractions):
                traces, worksheets, checking a learner's grid (``attn_core.pencil`` is
@@ -47,6 +49,7 @@ from attn_core.labs.additive import AdditiveTrace, additive_attention
 from attn_core.masks import causal_mask, padding_mask, window_mask
 from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
 from attn_core.softmax import softmax
+from attn_core.tiled import TiledTrace, tiled_attention
 from attn_core.weights import Weights, lesson_weights
 
 # The by-hand trace was the module attn_core.pencil before the subpackages: notebooks that
@@ -63,6 +66,7 @@ __all__ = [
     "MultiHeadTrace",
     "NonFiniteError",
     "ShapeError",
+    "TiledTrace",
     "Trace",
     "Weights",
     "additive_attention",
@@ -81,6 +85,7 @@ __all__ = [
     "softmax",
     "split_heads",
     "text",
+    "tiled_attention",
     "to_rows",
     "window_mask",
 ]

@@ -6,13 +6,14 @@ only the givens. Every string is ASCII or latin-1 so the PDF core fonts can prin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from attn_core.by_hand.exercises import Exercise
 from attn_core.by_hand.rules import decimal_str, frac_str
+from attn_core.by_hand.tiles import HandTile
 from attn_core.by_hand.trace import HandTrace
 
 
@@ -97,6 +98,33 @@ def _head_grids(t: HandTrace, sfx: str) -> list[Grid]:
     ]
 
 
+def _tile_grids(tile: HandTile, n: int, tokens: int) -> list[Grid]:
+    """One block of the online softmax: m, c (after the first block), P, l, U, and Z so far."""
+    tok, name = _labels("t", tokens), f"Block {n + 1}"
+    keys = tuple(f"k{i + 1}" for i in range(tile.start, tile.stop))
+    m = Grid(f"{name}: m = column max so far", "8 Tiles", ("m",), tok, _ints([tile.m]))
+    p_text, p_sub = _fracs(tile.powers)
+    powers = Grid(f"{name}: P = 3^(s - m)", "8 Tiles", keys, tok, p_text, p_sub, corner="k\\q")
+    l_text, l_sub = _fracs([tile.l])
+    running = Grid(f"{name}: l = c l + column sums of P", "8 Tiles", ("l",), tok, l_text, l_sub)
+    u_text, u_sub = _fracs(tile.u)
+    rows = _labels("", len(tile.u))
+    u = Grid(f"{name}: U = c U + V P", "8 Tiles", rows, tok, u_text, u_sub)
+    z_text, z_sub = _fracs(tile.z)
+    z = Grid(f"{name}: Z so far = U / l", "8 Tiles", rows, tok, z_text, z_sub)
+    if n == 0:
+        return [
+            m,
+            powers,
+            replace(running, title=f"{name}: l = column sums of P"),
+            replace(u, title=f"{name}: U = V P"),
+            z,
+        ]
+    c_text, c_sub = _fracs([tile.rescale])
+    c = Grid(f"{name}: c = 3^(m before - m)", "8 Tiles", ("c",), tok, c_text, c_sub)
+    return [m, c, powers, running, u, z]
+
+
 def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:
     """The sheet as (heading, grids) in order: the givens, then every step of every head."""
     tok, feat = _labels("t", ex.tokens), _labels("f", ex.features)
@@ -108,6 +136,9 @@ def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:
             rows = _labels("", len(w))
             givens.append(Grid(name + sfx, "Givens", rows, feat, _ints(w), given=True))
         out.append((f"Your work{sfx}", _head_grids(head, sfx)))
+    if ex.tiles:
+        tiles = [g for n, tile in enumerate(ex.tiles) for g in _tile_grids(tile, n, ex.tokens)]
+        out.append(("In tiles: the keys two at a time", tiles))
     if ex.n_heads > 1:
         text, sub = _fracs(ex.z)
         rows = _labels("", len(ex.z))
@@ -141,6 +172,15 @@ def rules(ex: Exercise) -> list[str]:
             "Causal: query j may see keys i <= j only. Grey cells (key after query) "
             "are masked: write 0 in P and in A."
         )
+    if ex.tiles:
+        lines += [
+            "8. In tiles: redo steps 5-7 reading the keys (rows of S) two at a time, never the "
+            "whole column at once. Block 1: m = the column max, P = 3^(s - m), l = column sums "
+            "of P, U = V P (the block's columns of V).",
+            "Each later block: m = max(m before, block max), c = 3^(m before - m), P = "
+            "3^(s - m), l = c l + column sums of P, U = c U + V P. At the end U / l is Z of "
+            "step 7.",
+        ]
     if ex.n_heads > 1:
         lines.append(
             f"Two heads: each head has its own W_Q, W_K, W_V ({ex.d_k} rows each). "

@@ -26,7 +26,7 @@ class Page:
         return "/" + Path(self.path).stem.split("_", 1)[1]
 
 
-GROUPS = ("The steps", "Labs", "By hand", "Real model")
+GROUPS = ("The steps", "Labs", "By hand", "Real model", "Inside the kernel")
 
 # The order is the menu's, and the previous/next chain within a group.
 PAGES: tuple[Page, ...] = (
@@ -53,6 +53,12 @@ PAGES: tuple[Page, ...] = (
     Page("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
     Page(
         "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
+    ),
+    Page(
+        "pages/50_Tiled_attention.py",
+        "Attention in tiles: the online softmax",
+        "Inside the kernel",
+        "tiled_attention",
     ),
 )
 

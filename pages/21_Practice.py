@@ -7,7 +7,8 @@ from attn_ui.by_hand import practice
 from attn_ui.by_hand.grids import exercise, exercise_controls, givens
 
 frame.page(__file__)
-settings = exercise_controls("practice")
+# Practice checks steps 1-7; the tiles variant's extra steps are for the printed sheet.
+settings = exercise_controls("practice", variants=("plain", "causal", "two_heads"))
 practice.new_sheet_button()
 with frame.stop_on_error():
     ex = exercise(**settings)

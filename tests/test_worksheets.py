@@ -45,8 +45,9 @@ def fraction_answers(ex) -> set[str]:
     """Answer strings that cannot be confused with givens or with the printed rules."""
     rules = "\n".join(ws.rules(ex))
     found = set()
+    tiles = [a for t in ex.tiles for a in (*t.l, *t.u.ravel(), *t.z.ravel())]
     for h in ex.heads:
-        for a in (*h.weights.ravel(), *h.z.ravel(), *h.col_sums):
+        for a in (*h.weights.ravel(), *h.z.ravel(), *h.col_sums, *tiles):
             if "/" in frac_str(a) and frac_str(a) not in rules:
                 found.add(frac_str(a))
     return found
@@ -58,7 +59,7 @@ def plain():
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads"])
+@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads", "tiles"])
 def test_template_has_givens_and_rules_but_no_answers(paper, variant):
     ex = make_exercise(21, difficulty="hard", variant=variant)
     text = pdf_text(ws.template_pdf(ex, paper=paper))
@@ -75,7 +76,7 @@ def test_template_has_givens_and_rules_but_no_answers(paper, variant):
     assert "ANSWER KEY" not in text
 
 
-@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads"])
+@pytest.mark.parametrize("variant", ["plain", "causal", "two_heads", "tiles"])
 def test_key_has_every_answer(variant):
     ex = make_exercise(21, difficulty="hard", variant=variant)
     text = pdf_text(ws.key_pdf(ex))
@@ -109,7 +110,9 @@ def test_trunc_and_variant_notes_are_printed():
 @pytest.mark.parametrize("paper, size", [("A4", (595, 842)), ("Letter", (612, 792))])
 def test_paper_size_and_nothing_outside_the_margins(paper, size):
     one_head = {**LARGEST, "variant": "causal"}  # its steps run over a page break
-    for ex in (make_exercise(1), make_exercise(3, **LARGEST), make_exercise(5, **one_head)):
+    tiles = {**LARGEST, "variant": "tiles"}  # 6 tokens: three blocks of two keys
+    sheets = [make_exercise(1), make_exercise(3, **LARGEST), make_exercise(5, **one_head)]
+    for ex in (*sheets, make_exercise(4, **tiles)):
         reader = PdfReader(io.BytesIO(ws.key_pdf(ex, paper=paper)))
         for page in reader.pages:
             assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
@@ -151,7 +154,7 @@ def test_pdfs_are_reproducible_and_combined(plain):
 
 def test_text_is_latin1_safe():
     assert ws._latin1("k \u2264 q \u2192 caf\u00e9") == "k ? q ? caf\u00e9"
-    for variant in ("plain", "causal", "two_heads"):
+    for variant in ("plain", "causal", "two_heads", "tiles"):
         ex = make_exercise(0, variant=variant, scale_rule="trunc")
         assert all(line.isascii() for line in ws.rules(ex))
         assert all(g.title.isascii() for _, grids in ws.sections(ex) for g in grids)
@@ -228,6 +231,35 @@ def test_workbook_two_heads_and_causal_cells():
     top = find(sheet, "A = P / column sum") + 2
     assert sheet.cell(top + 1, 2).fill.start_color.rgb.endswith("D9D9D9")  # key 2, query 1
     assert sheet.cell(top, 3).fill.fill_type is None  # key 1, query 2 is allowed
+
+
+def test_tiles_sheet_in_print_and_in_the_workbook():
+    ex = make_exercise(12, difficulty="medium", variant="tiles")
+    first, second = ex.tiles
+    template, key = pdf_text(ws.template_pdf(ex)), pdf_text(ws.key_pdf(ex))
+    for text in (template, key):
+        assert "8. In tiles" in text and "c = 3^(m before - m)" in text
+        assert "Block 2: U = c U + V P" in text and "| tiles |" in text
+    rules = "\n".join(ws.rules(ex))  # 1/3 is printed in the rules (3^-1 = 1/3)
+    answers = {frac_str(a) for a in (*second.l, *second.u.ravel()) if "/" in frac_str(a)}
+    answers -= {a for a in answers if a in rules}
+    assert answers and not [a for a in answers if a in template]
+    assert all(a in key for a in answers)
+    wb = load(ws.workbook_xlsx(ex, key=True))
+    assert wb.sheetnames == [*STEPS, "8 Tiles"]
+    sheet = wb["8 Tiles"]
+    assert grid(sheet, "Block 1: m = column max so far", 1, 4) == [first.m.tolist()]
+    assert grid(sheet, "Block 2: c = 3^(m before - m)", 1, 4) == [
+        [_xlsx(c) for c in second.rescale]
+    ]
+    assert grid(sheet, "Block 2: l = c l + column sums of P", 1, 4) == [
+        [_xlsx(v) for v in second.l]
+    ]
+    z = grid(sheet, "Block 2: Z so far = U / l", ex.d_k, 4)
+    assert z == [[_xlsx(v) for v in row] for row in ex.z]  # the tiles end at step 7's Z
+    blank = load(ws.workbook_xlsx(ex))["8 Tiles"]
+    assert grid(blank, "Block 2: Z so far = U / l", ex.d_k, 4) == [[None] * 4] * ex.d_k
+    assert load(ws.workbook_xlsx(make_exercise(12))).sheetnames == STEPS  # only tiles sheets
 
 
 def test_givens_csv(plain):
@@ -313,6 +345,18 @@ def test_cli_as_a_module(tmp_path, module):
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "class_set.zip").exists() and (tmp_path / "seed_0003_template.pdf").exists()
     assert "seed_0003_key.pdf" in run.stdout
+
+
+def test_cli_writes_a_tiles_class_set(tmp_path, capsys):
+    assert (
+        ws.main(["--seed", "4", "--count", "2", "--out", str(tmp_path), "--variant", "tiles"]) == 0
+    )
+    text = pdf_text((tmp_path / "seed_0005_key.pdf").read_bytes())
+    assert "seed 5 | easy | tiles | floor | 4 tokens" in text
+    ex = make_exercise(5, variant="tiles")
+    assert all(frac_str(v) in text for v in ex.tiles[-1].l)
+    assert "8 Tiles" in load((tmp_path / "seed_0004_key.xlsx").read_bytes()).sheetnames
+    assert "wrote 12 files" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

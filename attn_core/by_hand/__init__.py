@@ -6,6 +6,8 @@ e^x, the softmax runs down each column, and every number is an exact fraction.
 trace      one head (or several) worked by hand, every intermediate kept: ``hand_attention``
 rules      the arithmetic: whole-number entries, the scaling rules, the base-3 column
            softmax, how a fraction is written
+tiles      the column softmax worked a block of keys at a time (the online softmax of
+           ``attn_core.tiled``, with 3^x): ``hand_tiles``
 compare    the same head with the exact rules (s / sqrt(d_k), e^x): what the shortcuts change
 exercises  seeded worksheets whose numbers stay friendly to work by hand
 answers    reading what a learner typed into a grid ("9/28", "0.32", blanks)
@@ -15,15 +17,18 @@ mistakes   the usual slips, each recomputed, so a wrong grid can be named
 
 from attn_core.by_hand.exercises import Exercise, make_exercise
 from attn_core.by_hand.rules import NotWholeNumberError
+from attn_core.by_hand.tiles import HandTile, hand_tiles
 from attn_core.by_hand.trace import HandTrace, concat_z, hand_attention, hand_heads, to_rows
 
 __all__ = [
     "Exercise",
+    "HandTile",
     "HandTrace",
     "NotWholeNumberError",
     "concat_z",
     "hand_attention",
     "hand_heads",
+    "hand_tiles",
     "make_exercise",
     "to_rows",
 ]

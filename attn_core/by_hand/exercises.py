@@ -3,7 +3,9 @@
 Entries are small integers with many zeros; a draw is rejected and redrawn until every
 scaled score s satisfies |s| <= 2 (easy) or 3 (medium, hard), so 3^s is one of 1/27 .. 27,
 until at least half the columns of weights are not uniform, and until no weight has a
-denominator above 40 (easy), 100 (medium) or 250 (hard). The same seed and
+denominator above 40 (easy), 100 (medium) or 250 (hard). A "tiles" sheet (the online
+softmax, ``attn_core.by_hand.tiles``) has 4 tokens unless told otherwise, and a later block
+raises some column's maximum, so that one rescale factor is not 1. The same seed and
 settings always give the same sheet: all randomness comes from ``np.random.default_rng(seed)``.
 """
 
@@ -15,11 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.by_hand.rules import scale_scores
+from attn_core.by_hand.tiles import HandTile, hand_tiles
 from attn_core.by_hand.trace import HandTrace, concat_z, hand_heads
 from attn_core.errors import AttentionInputError
 
 DIFFICULTIES = ("easy", "medium", "hard")
-VARIANTS = ("plain", "causal", "two_heads")
+VARIANTS = ("plain", "causal", "two_heads", "tiles")
+TILE_BLOCK = 2  # the "tiles" sheet reads the keys two at a time: 4 tokens are two blocks
 TOKENS, FEATURES, D_K = (3, 6), (4, 8), (2, 4)  # allowed ranges, inclusive
 MAX_TRIES, HEAD_TRIES = 200, 500
 
@@ -93,6 +97,11 @@ class Exercise:
         return concat_z(self.heads)
 
     @property
+    def tiles(self) -> tuple[HandTile, ...]:
+        """The "tiles" sheet's online softmax, two keys per block; () for other variants."""
+        return hand_tiles(self.heads[0], TILE_BLOCK) if self.variant == "tiles" else ()
+
+    @property
     def settings(self) -> dict:
         return {
             "seed": self.seed,
@@ -124,8 +133,11 @@ def _entries(rng: np.random.Generator, shape, top: int, p_zero: float) -> np.nda
     return np.where(rng.random(shape) < p_zero, 0, values)
 
 
-def _friendly(x, w_q, w_k, spec: _Spec, scale_rule: str, causal: bool) -> bool:
-    """True when one head's scaled scores are small and its weights are not mostly uniform."""
+def _friendly(
+    x, w_q, w_k, spec: _Spec, scale_rule: str, causal: bool, rescaled: bool = False
+) -> bool:
+    """True when one head's scaled scores are small and its weights are not mostly uniform;
+    `rescaled`: also a later block of keys raises some column's maximum (a tiles sheet)."""
     scores = (w_k @ x).T @ (w_q @ x)  # (T, d_k) x (d_k, T) -> (T, T)
     scaled = scale_scores(scores, scale_rule)
     if np.abs(scaled).max() > spec.max_scaled:
@@ -136,7 +148,20 @@ def _friendly(x, w_q, w_k, spec: _Spec, scale_rule: str, causal: bool) -> bool:
     varied = [np.ptp(scaled[seen[:, j], j]) > 0 for j in range(scores.shape[1])]
     if sum(varied) < (len(varied) + 1) // 2:  # at least half the columns are not uniform
         return False
+    if rescaled and not _rescales(scaled):
+        return False
     return _max_denominator(scaled, seen) <= spec.max_den
+
+
+def _rescales(scaled: np.ndarray) -> bool:
+    """True when some block after the first raises some column's running maximum."""
+    running = scaled[:TILE_BLOCK].max(axis=0)  # (T,)
+    for start in range(TILE_BLOCK, scaled.shape[0], TILE_BLOCK):
+        block_max = scaled[start : start + TILE_BLOCK].max(axis=0)
+        if np.any(block_max > running):
+            return True
+        running = np.maximum(running, block_max)
+    return False
 
 
 def _max_denominator(scaled: np.ndarray, seen: np.ndarray) -> int:
@@ -157,11 +182,12 @@ def _draw_x(rng: np.random.Generator, spec: _Spec, f: int, t: int) -> np.ndarray
             return x
 
 
-def _draw_head(rng, x, spec: _Spec, d: int, rules: dict) -> list[np.ndarray] | None:
+def _draw_head(rng, x, spec: _Spec, d: int, rules: dict, rescaled: bool) -> list[np.ndarray] | None:
     """w_q, w_k, w_v (d, f) with no all-zero row that make a friendly head on x, or None."""
     for _ in range(HEAD_TRIES):
         ws = [_entries(rng, (d, x.shape[0]), 1, spec.w_zero) for _ in range(3)]
-        if all(w.any(axis=1).all() for w in ws) and _friendly(x, ws[0], ws[1], spec, **rules):
+        friendly = _friendly(x, ws[0], ws[1], spec, **rules, rescaled=rescaled)
+        if all(w.any(axis=1).all() for w in ws) and friendly:
             return ws
     return None  # this x makes friendly heads too rare: the caller draws another
 
@@ -184,7 +210,9 @@ def make_exercise(
     tokens : 3..6, features : 4..8, d_k : 2..4 (per head); drawn from the difficulty when None
     difficulty : "easy" (entries -1..1, |scaled| <= 2), "medium" (-1..1, |scaled| <= 3) or
         "hard" (x in -2..2, |scaled| <= 3, at least one negative odd score)
-    variant : "plain", "causal" (query j sees keys i <= j) or "two_heads" (w rows split in two)
+    variant : "plain", "causal" (query j sees keys i <= j), "two_heads" (w rows split in two)
+        or "tiles" (one head, also worked two keys at a time: ``Exercise.tiles``; 4 tokens
+        unless `tokens` says otherwise)
     scale_rule : "floor" (default) or "trunc"
 
     Returns
@@ -197,14 +225,15 @@ def make_exercise(
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
     spec, rng = SPECS[difficulty], np.random.default_rng(seed)
-    t = _size(rng, tokens, "tokens", TOKENS, spec.tokens)
+    default_t = (4, 4) if variant == "tiles" else spec.tokens  # two blocks of two keys
+    t = _size(rng, tokens, "tokens", TOKENS, default_t)
     f = _size(rng, features, "features", FEATURES, spec.features)
     d = _size(rng, d_k, "d_k", D_K, spec.d_k)
     rules = {"scale_rule": scale_rule, "causal": variant == "causal"}
     n_heads = 2 if variant == "two_heads" else 1
     for _ in range(MAX_TRIES):
         x = _draw_x(rng, spec, f, t)
-        heads = [_draw_head(rng, x, spec, d, rules) for _ in range(n_heads)]
+        heads = [_draw_head(rng, x, spec, d, rules, variant == "tiles") for _ in range(n_heads)]
         if None not in heads:
             w_q, w_k, w_v = (np.concatenate(ws) for ws in zip(*heads, strict=True))
             answers = hand_heads(x, w_q, w_k, w_v, n_heads, **rules)

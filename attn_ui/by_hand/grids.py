@@ -21,7 +21,12 @@ from attn_core.by_hand.trace import HandTrace
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
 RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}
-VARIANT_NAMES = {"plain": "plain", "causal": "causal mask", "two_heads": "two heads"}
+VARIANT_NAMES = {
+    "plain": "plain",
+    "causal": "causal mask",
+    "two_heads": "two heads",
+    "tiles": "in tiles (online softmax)",
+}
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$^:=])")
 
 
@@ -91,15 +96,16 @@ def plain(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", text)
 
 
-def exercise_controls(prefix: str, *, sizes: bool = False) -> dict:
-    """Seed, difficulty, variant and scale rule (and sizes): ``make_exercise`` keywords."""
+def exercise_controls(prefix: str, *, sizes: bool = False, variants=VARIANTS) -> dict:
+    """Seed, difficulty, variant (one of `variants`) and scale rule (and sizes):
+    ``make_exercise`` keywords."""
     c = st.columns([1, 1, 1, 1.4])
     seed = c[0].number_input("Seed", 0, 99_999, value=7, step=1, key=f"{prefix}_seed")
     settings = {
         "seed": int(seed),
         "difficulty": c[1].selectbox("Difficulty", DIFFICULTIES, key=f"{prefix}_difficulty"),
         "variant": c[2].selectbox(
-            "Variant", VARIANTS, format_func=VARIANT_NAMES.get, key=f"{prefix}_variant"
+            "Variant", variants, format_func=VARIANT_NAMES.get, key=f"{prefix}_variant"
         ),
         "scale_rule": c[3].radio(
             "Scale rule",

@@ -42,6 +42,10 @@ PAIRS = {
     "pages/07_Masking.py": [("Numbers of softmax(S/√d_k + M) ", "softmax by column (+ Mᵀ)")],
     "pages/08_Multi-head.py": [("output = concat W_O", "output = W_O concat")],
     "pages/45_Local_attention.py": [("Local, w = 2", "Local, w = 2")],
+    "pages/50_Tiled_attention.py": [
+        ("Tile 1: S / √d_k + M", "Tile 1 (keys × queries)"),
+        ("Z after block 1 = u / l", "Z after block 1 (features × tokens)"),
+    ],
     "pages/48_Word_order.py": [
         ("no positions: your order", "no positions: your order"),
         ("P (sin, cos)", "P (sin, cos)"),

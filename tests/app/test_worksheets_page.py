@@ -103,6 +103,29 @@ def test_settings_reach_the_sheet(files):
     assert "--difficulty hard --variant causal --rule trunc --tokens 5" in command
 
 
+def test_tiles_variant_reaches_the_sheet_and_its_key(files):
+    at = load(PAGE)
+    at.selectbox(key="sheets_variant").select("tiles")
+    rerun(at)
+    ex = make_exercise(7, variant="tiles")
+    assert any("8\\. In tiles" in m.value for m in at.markdown)  # the preview of the rules
+    key = pdf_text(files[f"{STEM}_key_A4.pdf"])
+    assert "seed 7 | easy | tiles" in key and "Block 2: c = 3^(m before - m)" in key
+    assert all(frac_str(v) in key for v in ex.tiles[-1].l)
+    workbook = openpyxl.load_workbook(io.BytesIO(files[f"{STEM}_key.xlsx"]))
+    assert workbook.sheetnames[-1] == "8 Tiles"
+    assert "--variant tiles" in at.code[0].value
+
+
+def test_practice_offers_no_tiles_variant():
+    """Practice checks steps 1-7 only: a tiles sheet's extra steps are for print."""
+    at = load("pages/21_Practice.py")
+    options = at.selectbox(key="practice_variant").options
+    assert "two heads" in options and not [o for o in options if "tiles" in o]
+    sheets = load(PAGE).selectbox(key="sheets_variant").options
+    assert "in tiles (online softmax)" in sheets
+
+
 def test_same_seed_same_sheet():
     at = load(PAGE)
     first = exact_grid(at, "sheets_given_x").tolist()

@@ -103,6 +103,8 @@ def test_public_names():
         "ShapeError",
         "NonFiniteError",
         "FullyMaskedRowError",
+        "tiled_attention",
+        "TiledTrace",
     }
     assert expected <= set(attn_core.__all__)
     for name in attn_core.__all__:

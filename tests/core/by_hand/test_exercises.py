@@ -67,7 +67,8 @@ def test_sizes_and_bounds(difficulty, variant):
         e = make_exercise(seed, difficulty=difficulty, variant=variant)
         n_heads = 2 if variant == "two_heads" else 1
         assert 3 <= e.tokens <= 6 and 4 <= e.features <= 8 and 2 <= e.d_k <= 4
-        assert spec.tokens[0] <= e.tokens <= spec.tokens[1]
+        low, high = (4, 4) if variant == "tiles" else spec.tokens  # tiles: two blocks of two
+        assert low <= e.tokens <= high
         assert e.x.shape == (e.features, e.tokens)
         for w in (e.w_q, e.w_k, e.w_v):
             assert w.shape == (n_heads * e.d_k, e.features)
@@ -117,6 +118,19 @@ def test_answer_key_is_hand_attention_on_the_givens(rule, difficulty, variant):
         assert head.z.tolist() == ref.z.tolist()
         assert (head.mask is not None) == (variant == "causal")
     assert e.z.tolist() == concat_z(e.heads).tolist()
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_a_tiles_sheet_is_worked_in_two_blocks_and_one_rescale_is_not_1(difficulty):
+    for seed in SEEDS:
+        e = make_exercise(seed, difficulty=difficulty, variant="tiles")
+        assert e.tokens == 4 and e.n_heads == 1 and not e.causal
+        first, second = e.tiles
+        assert (first.start, first.stop, second.start, second.stop) == (0, 2, 2, 4)
+        assert any(c < 1 for c in second.rescale)  # a later block raised some column's max
+        assert second.z.tolist() == e.z.tolist()
+    assert make_exercise(0, variant="tiles", tokens=5).tiles[-1].stop == 5  # 2 + 2 + 1 keys
+    assert make_exercise(0).tiles == () and make_exercise(0, variant="causal").tiles == ()
 
 
 def test_settings_record_everything_needed_to_reprint():

@@ -1,0 +1,39 @@
+"""Tables of the tiled-attention page: each query row's running numbers after one block.
+
+Text cells, so that m = −∞ (no allowed key read yet) reads as "−∞", never as a NaN or "-inf".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from attn_core.tiled import TileStep
+from attn_ui.tables import labels
+
+COLUMNS = ("m before", "m (row max so far)", "rescale exp(m before − m)", "l (sum so far)")
+
+
+def number(x: float) -> str:
+    """'1.2345', '−∞' for minus infinity."""
+    return "−∞" if np.isneginf(x) else f"{x:.4f}"
+
+
+def running_table(step: TileStep, before: TileStep | None, tokens: Sequence[str]) -> pd.DataFrame:
+    """One row per query: m before the block, m after it, the rescale and l.
+
+    On the first block there is no "before": m before is −∞ and the rescale is shown as "—"
+    (it multiplies sums that are still 0)."""
+    m_before = np.full(len(step.m), -np.inf) if before is None else before.m
+    rescale = ["—"] * len(step.m) if before is None else [number(c) for c in step.rescale]
+    return pd.DataFrame(
+        {
+            COLUMNS[0]: [number(x) for x in m_before],
+            COLUMNS[1]: [number(x) for x in step.m],
+            COLUMNS[2]: rescale,
+            COLUMNS[3]: [number(x) for x in step.l],
+        },
+        index=labels(tokens),
+    )

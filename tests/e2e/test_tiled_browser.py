@@ -1,0 +1,47 @@
+"""Attention in tiles in a real browser: stepping to the last block, and the page at 390 px."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.browser import heatmap, open_page, shot, wait_chart, wait_heatmap, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
+    """Move a slider with the keyboard, waiting for the app after each step."""
+    handle = pg.get_by_role("slider", name=slider)
+    for _ in range(times):
+        handle.focus()
+        handle.press(key)
+        wait_idle(pg)
+
+
+def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
+    """From block 1 of 3 to block 3: the tile moves to keys 8-11, the difference fades."""
+    open_page(page, app_url, "Tiled_attention")
+    assert heatmap(page, "Tile 1: S / √d_k + M")["shape"] == [12, 4]
+    wait_chart(page, "Memory of one head's scores", "g.data.length === 2")
+    press(page, "Blocks read so far", "ArrowRight", 2)
+    tile = wait_heatmap(page, "Tile 3: S / √d_k + M", "f.shape[1] === 4")
+    assert tile["cols"] == ["cat", "was", "tired", "."]  # keys 8 to 11
+    gap = wait_heatmap(page, "Z after block 3 − Z", "true")["z"]
+    assert max(abs(x) for row in gap for x in row) < 1e-12
+    expect(page.get_by_text("1. Block 3 of 3: keys 8 to 11")).to_be_visible()
+    expect(page.get_by_text("U / l after the last block is the sheet's Z")).to_be_visible()
+    shot(page, "tiles_last_block")
+
+
+def test_tiles_at_phone_width(browser, app_url):
+    """At 390 px the page draws its figures within the screen, with no exception."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url, "Tiled_attention")
+        tile = wait_heatmap(pg, "Tile 1: S / √d_k + M", "f.width > 0")
+        assert 0 < tile["width"] <= 390
+        expect(pg.locator(".st-key-tiles_hand_zf table")).to_be_attached()
+        expect(pg.locator("[data-testid='stException']")).to_have_count(0)
+        shot(pg, "tiles_390")
+    finally:
+        ctx.close()
