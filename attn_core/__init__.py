@@ -6,6 +6,7 @@ Tokens are rows (the paper's and PyTorch's layout). No Streamlit, no plotting he
 errors.py      what a learner can get wrong, and the checks that say so
 softmax.py     a row of scores becomes a distribution
 attention.py   softmax(q k^T / sqrt(d_k) + M) v, step by step; ``self_attention``
+backward.py    the gradients of every step, backwards: ``attention_backward`` -> ``Grads``
 masks.py       causal, padding and window masks
 multihead.py   n_heads heads side by side, concatenated, mixed by w_o
 weights.py     the seeded weight matrices of the lessons
@@ -27,6 +28,7 @@ import sys
 
 from attn_core import by_hand, pretrained, text
 from attn_core.attention import Trace, attention, self_attention
+from attn_core.backward import Grads, attention_backward
 from attn_core.by_hand import (
     Exercise,
     HandTrace,
@@ -60,6 +62,7 @@ __all__ = [
     "NotWholeNumberError",
     "AttentionInputError",
     "FullyMaskedRowError",
+    "Grads",
     "MultiHeadTrace",
     "NonFiniteError",
     "ShapeError",
@@ -67,6 +70,7 @@ __all__ = [
     "Weights",
     "additive_attention",
     "attention",
+    "attention_backward",
     "by_hand",
     "causal_mask",
     "hand_attention",
