@@ -7,6 +7,7 @@ errors.py      what a learner can get wrong, and the checks that say so
 softmax.py     a row of scores becomes a distribution
 attention.py   softmax(q k^T / sqrt(d_k) + M) v, step by step; ``self_attention``
 backward.py    the gradients of every step, backwards: ``attention_backward`` -> ``Grads``
+training.py    one head trained by gradient descent on toy tasks: ``train_head``
 masks.py       causal, padding and window masks
 multihead.py   n_heads heads side by side, concatenated, mixed by w_o
 weights.py     the seeded weight matrices of the lessons
@@ -49,6 +50,7 @@ from attn_core.labs.additive import AdditiveTrace, additive_attention
 from attn_core.masks import causal_mask, padding_mask, window_mask
 from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
 from attn_core.softmax import softmax
+from attn_core.training import TrainingRun, train_head
 from attn_core.weights import Weights, lesson_weights
 
 # The by-hand trace was the module attn_core.pencil before the subpackages: notebooks that
@@ -67,6 +69,7 @@ __all__ = [
     "NonFiniteError",
     "ShapeError",
     "Trace",
+    "TrainingRun",
     "Weights",
     "additive_attention",
     "attention",
@@ -86,5 +89,6 @@ __all__ = [
     "split_heads",
     "text",
     "to_rows",
+    "train_head",
     "window_mask",
 ]
