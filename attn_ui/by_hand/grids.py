@@ -21,7 +21,12 @@ from attn_core.by_hand.trace import HandTrace
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
 RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}
-VARIANT_NAMES = {"plain": "plain", "causal": "causal mask", "two_heads": "two heads"}
+VARIANT_NAMES = {
+    "plain": "plain",
+    "causal": "causal mask",
+    "two_heads": "two heads",
+    "backward": "backward pass",
+}
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$^:=])")
 
 
