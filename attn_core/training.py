@@ -158,6 +158,20 @@ def parse_letters(text: str) -> np.ndarray:
     return np.array([LETTERS.index(c) for c in letters])
 
 
+def right_keys(task: str, tokens) -> np.ndarray:
+    """The key each query of one sequence should attend to under `task`: (T,) int.
+
+    previous_token: i - 1 (0 for query 0). same_token: the latest earlier position with the
+    same letter, or i itself when the letter is new.
+    """
+    check_task(task)
+    tokens = check_tokens(tokens)
+    if task == "previous_token":
+        return np.maximum(np.arange(len(tokens)) - 1, 0)
+    earlier = [np.flatnonzero(tokens[:i] == tok) for i, tok in enumerate(tokens)]
+    return np.array([e[-1] if len(e) else i for i, e in enumerate(earlier)])
+
+
 def inputs(tokens: np.ndarray, *, positions: bool = True, length: int | None = None) -> np.ndarray:
     """x (T, D_MODEL): one-hot letter, then one-hot position (all 0 if not `positions`).
 

@@ -26,7 +26,7 @@ class Page:
         return "/" + Path(self.path).stem.split("_", 1)[1]
 
 
-GROUPS = ("The steps", "Labs", "By hand", "Real model")
+GROUPS = ("The steps", "Labs", "Inside the kernel", "By hand", "Real model")
 
 # The order is the menu's, and the previous/next chain within a group.
 PAGES: tuple[Page, ...] = (
@@ -48,6 +48,8 @@ PAGES: tuple[Page, ...] = (
     Page("pages/46_Cost.py", "Cost: time and memory against T", "Labs", "cost"),
     Page("pages/47_Transformer_block.py", "Transformer block: the layer", "Labs", "block"),
     Page("pages/48_Word_order.py", "Word order: what attention cannot see", "Labs", "word_order"),
+    Page("pages/51_Gradients.py", "Gradients: how a head learns", "Inside the kernel", "gradients"),
+    Page("pages/52_Train_a_head.py", "Train a head, live", "Inside the kernel", "train_a_head"),
     Page("pages/20_By_hand.py", "By hand: a worked example", "By hand", "by_hand"),
     Page("pages/21_Practice.py", "Practice: fill in the grids", "By hand", "practice"),
     Page("pages/22_Worksheets.py", "Worksheets: blank templates", "By hand", "worksheets"),
