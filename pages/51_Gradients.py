@@ -29,7 +29,7 @@ c = st.columns(3)
 row = c[0].selectbox(
     "Token i, whose output moves",
     range(n),
-    n - 1,
+    max(n - 2, 0),
     format_func=lambda i: labels(tok)[i],
     key="grads_row",
 )
@@ -152,7 +152,11 @@ table = pd.DataFrame(
     }
 ).set_index("d")
 st.dataframe(table, key="grads_saturation", width="stretch")
-st.page_link("pages/40_Why_scale.py", label="The Why √d lab: variance and saturation", icon="📈")
+st.page_link(
+    "pages/40_Why_scale.py",
+    label="The Why √d lab: variance and saturation",
+    icon=":material/show_chart:",
+)
 
 st.subheader("5. By hand: one backward pass in fractions")
 st.markdown(text["By hand"])
@@ -202,7 +206,7 @@ with cols[1]:
 st.page_link(
     "pages/22_Worksheets.py",
     label="Print such sheets: Worksheets, variant “backward pass”",
-    icon="🖨️",
+    icon=":material/print:",
 )
 
 frame.footer(__file__)

@@ -69,22 +69,29 @@ c[2].metric("Weight on the right key, fresh sequences", f"{weight:.3f}")
 
 st.subheader("1. Watch it learn")
 st.markdown(text["Watch"])
-at = st.slider("Step", 0, steps, steps, key=f"train_step_{steps}")
+at = st.slider("Show the head after step", 0, steps, steps, key=f"train_step_{steps}")
 sample = letters(run.sample)
 c = st.columns([3, 2])
 with c[0]:
     series = [
-        ("loss", np.arange(steps), run.losses, charts.UNSCALED, "spline"),
-        ("weight on the right key", np.arange(steps), run.right_weight, charts.SCALED, "spline"),
+        ("loss", np.arange(1, steps + 1), run.losses, charts.UNSCALED, "spline"),
+        (
+            "weight on the right key",
+            np.arange(1, steps + 1),
+            run.right_weight,
+            charts.SCALED,
+            "spline",
+        ),
     ]
     shown = min(at, steps - 1)
-    marks = [(f"step {shown}", shown, run.losses[shown], charts.UNSCALED)]
+    marks = [(f"step {shown + 1}", shown + 1, run.losses[shown], charts.UNSCALED)]
     fig = charts.lines(
         series,
         title="Loss and weight on the right key, per step",
-        x_title="step",
+        x_title="step (log scale)",
         y_title="value",
         marks=marks,
+        log_x=True,
     )
     panels.chart(fig, "train_loss_chart")
 with c[1]:

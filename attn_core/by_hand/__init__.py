@@ -6,6 +6,7 @@ e^x, the softmax runs down each column, and every number is an exact fraction.
 trace      one head (or several) worked by hand, every intermediate kept: ``hand_attention``
 rules      the arithmetic: whole-number entries, the scaling rules, the base-3 column
            softmax, how a fraction is written
+backward   the backward pass by hand: dV, dA, dS, dQ, dK from a given dZ, exact fractions
 compare    the same head with the exact rules (s / sqrt(d_k), e^x): what the shortcuts change
 exercises  seeded worksheets whose numbers stay friendly to work by hand
 answers    reading what a learner typed into a grid ("9/28", "0.32", blanks)

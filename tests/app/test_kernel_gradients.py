@@ -14,7 +14,7 @@ def engine(row=None, toward=1, lr=0.05, **changes):
     t = lesson(**changes).trace
     n = t.x.shape[0]
     return gradient_step(
-        t.x, t.w_q, t.w_k, t.w_v, row=n - 1 if row is None else row, toward=toward, lr=lr
+        t.x, t.w_q, t.w_k, t.w_v, row=n - 2 if row is None else row, toward=toward, lr=lr
     )
 
 
@@ -42,10 +42,10 @@ def test_defaults_show_the_engines_gradients_and_step(loaded):
     assert shown["L = ½ ‖z_i − v_j‖²"] == f"{step.loss:.4f}"
     assert shown["Loss after the step"] == f"{step.loss_after:.4f}"
     assert step.loss_after < step.loss  # the default step goes downhill
-    assert shown["Weight of token i on token j"] == f"{step.after.weights[-1, 1]:.4f}"
+    assert shown["Weight of token i on token j"] == f"{step.after.weights[-2, 1]:.4f}"
     # dS rows sum to 0, and only row i of dZ is non-zero
     np.testing.assert_allclose(table(at, "dS = A ⊙").sum(axis=1), 0.0, atol=1e-12)
-    assert np.flatnonzero(np.abs(table(at, "dZ = dL/dZ")).sum(axis=1)).tolist() == [11]
+    assert np.flatnonzero(np.abs(table(at, "dZ = dL/dZ")).sum(axis=1)).tolist() == [10]
 
 
 def test_choices_move_the_numbers():
@@ -65,7 +65,7 @@ def test_causal_mask_gives_zero_gradient_in_masked_cells():
     assert np.all(ds[np.triu_indices(len(ds), 1)] == 0.0)
     t = lesson(mask="causal").trace
     step = gradient_step(
-        t.x, t.w_q, t.w_k, t.w_v, row=11, toward=1, lr=0.05, mask=np.tril(np.ones((12, 12), bool))
+        t.x, t.w_q, t.w_k, t.w_v, row=10, toward=1, lr=0.05, mask=np.tril(np.ones((12, 12), bool))
     )
     np.testing.assert_allclose(ds, step.grads.d_scaled, atol=1e-12)
 
