@@ -6,6 +6,8 @@ Tokens are rows (the paper's and PyTorch's layout). No Streamlit, no plotting he
 errors.py      what a learner can get wrong, and the checks that say so
 softmax.py     a row of scores becomes a distribution
 attention.py   softmax(q k^T / sqrt(d_k) + M) v, step by step; ``self_attention``
+backward.py    the gradients of every step, backwards: ``attention_backward`` -> ``Grads``
+training.py    one head trained by gradient descent on toy tasks: ``train_head``
 masks.py       causal, padding and window masks
 multihead.py   n_heads heads side by side, concatenated, mixed by w_o
 weights.py     the seeded weight matrices of the lessons
@@ -29,6 +31,7 @@ import sys
 
 from attn_core import by_hand, pretrained, text
 from attn_core.attention import Trace, attention, self_attention
+from attn_core.backward import Grads, attention_backward
 from attn_core.by_hand import (
     Exercise,
     HandTrace,
@@ -50,6 +53,7 @@ from attn_core.masks import causal_mask, padding_mask, window_mask
 from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
 from attn_core.softmax import softmax
 from attn_core.tiled import TiledTrace, tiled_attention
+from attn_core.training import TrainingRun, train_head
 from attn_core.weights import Weights, lesson_weights
 
 # The by-hand trace was the module attn_core.pencil before the subpackages: notebooks that
@@ -63,14 +67,17 @@ __all__ = [
     "NotWholeNumberError",
     "AttentionInputError",
     "FullyMaskedRowError",
+    "Grads",
     "MultiHeadTrace",
     "NonFiniteError",
     "ShapeError",
     "TiledTrace",
     "Trace",
+    "TrainingRun",
     "Weights",
     "additive_attention",
     "attention",
+    "attention_backward",
     "by_hand",
     "causal_mask",
     "hand_attention",
@@ -87,5 +94,6 @@ __all__ = [
     "text",
     "tiled_attention",
     "to_rows",
+    "train_head",
     "window_mask",
 ]

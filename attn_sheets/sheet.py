@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from attn_core.by_hand.backward import HandGrads
 from attn_core.by_hand.exercises import Exercise
 from attn_core.by_hand.rules import decimal_str, frac_str
 from attn_core.by_hand.tiles import HandTile
@@ -125,6 +126,24 @@ def _tile_grids(tile: HandTile, n: int, tokens: int) -> list[Grid]:
     return [m, c, powers, running, u, z]
 
 
+def _backward_grids(g: HandGrads, t: HandTrace) -> list[Grid]:
+    """Steps 8-13: the gradients, back from dZ to dQ and dK."""
+    tok, dims, kq, step = _labels("t", t.tokens), _labels("", t.d_k), "k\\q", "8 Backward"
+    grids = []
+    for title, m, rows, cols, corner in (
+        ("8. dV = dZ A^T", g.dv, _labels("", len(g.dv)), tok, ""),
+        ("9. dA = V^T dZ", g.d_weights, tok, tok, kq),
+        ("10. c = column sums of A * dA", g.col_dots[None], ("c",), tok, ""),
+        ("11. dS = A * (dA - c)", g.d_scaled, tok, tok, kq),
+        ("12. dS / 2 (slope of s / 2)", g.d_scores, tok, tok, kq),
+        ("13. dQ = K (dS / 2)", g.dq, dims, tok, ""),
+        ("13. dK = Q (dS / 2)^T", g.dk, dims, tok, ""),
+    ):
+        text, sub = _fracs(m)
+        grids.append(Grid(title, step, rows, cols, text, sub, corner=corner))
+    return grids
+
+
 def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:
     """The sheet as (heading, grids) in order: the givens, then every step of every head."""
     tok, feat = _labels("t", ex.tokens), _labels("f", ex.features)
@@ -139,6 +158,12 @@ def sections(ex: Exercise) -> list[tuple[str, list[Grid]]]:
     if ex.tiles:
         tiles = [g for n, tile in enumerate(ex.tiles) for g in _tile_grids(tile, n, ex.tokens)]
         out.append(("In tiles: the keys two at a time", tiles))
+    if ex.grads is not None:
+        d_v = _labels("", len(ex.d_z))
+        givens.append(
+            Grid("dZ (gradient of the loss)", "Givens", d_v, tok, _ints(ex.d_z), given=True)
+        )
+        out.append(("Backward pass", _backward_grids(ex.grads, ex.heads[0])))
     if ex.n_heads > 1:
         text, sub = _fracs(ex.z)
         rows = _labels("", len(ex.z))
@@ -180,6 +205,13 @@ def rules(ex: Exercise) -> list[str]:
             "Each later block: m = max(m before, block max), c = 3^(m before - m), P = "
             "3^(s - m), l = c l + column sums of P, U = c U + V P. At the end U / l is Z of "
             "step 7.",
+        ]
+    if ex.grads is not None:
+        lines += [
+            "Backward: dZ is given. 8. dV = dZ A^T.  9. dA = V^T dZ (row i: key i, column j: "
+            "query j).  10. c_j = sum over i of A_ij dA_ij.",
+            "11. dS = A * (dA - c): each entry times (its dA minus its column's c).  "
+            "12. Halve dS (the slope of s / 2).  13. dQ = K (dS / 2), dK = Q (dS / 2)^T.",
         ]
     if ex.n_heads > 1:
         lines.append(

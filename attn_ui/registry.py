@@ -60,6 +60,8 @@ PAGES: tuple[Page, ...] = (
         "Inside the kernel",
         "tiled_attention",
     ),
+    Page("pages/51_Gradients.py", "Gradients: how a head learns", "Inside the kernel", "gradients"),
+    Page("pages/52_Train_a_head.py", "Train a head, live", "Inside the kernel", "train_a_head"),
 )
 
 

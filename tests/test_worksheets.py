@@ -389,3 +389,59 @@ def test_the_export_package_needs_no_streamlit():
         "sys.exit(bool(bad))"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+# -- the backward variant ------------------------------------------------------------------
+
+
+def backward_answers(ex) -> set[str]:
+    """The backward pass's fractions that are not also in the forward sheet or the rules."""
+    forward = fraction_answers(ex) | {"1/2"}
+    g = ex.grads
+    found = {frac_str(a) for m in (g.dv, g.d_scaled, g.d_scores, g.dq, g.dk) for a in m.ravel()}
+    return {a for a in found if "/" in a} - forward
+
+
+def test_backward_template_has_dz_but_no_gradients():
+    ex = make_exercise(2, variant="backward")
+    text = pdf_text(ws.template_pdf(ex))
+    assert "dZ (gradient of the loss)" in text and "11. dS = A * (dA - c)" in text
+    assert "seed 2 | easy | backward | floor" in text
+    assert set(rows_text(ex.d_z)) <= set(text.splitlines())
+    answers = backward_answers(ex)
+    assert len(answers) >= 3
+    assert not [a for a in answers if a in text]
+
+
+def test_backward_key_has_every_gradient():
+    ex = make_exercise(2, variant="backward")
+    text = pdf_text(ws.key_pdf(ex))
+    g = ex.grads
+    for m in (g.dv, g.d_weights, g.col_dots, g.d_scaled, g.d_scores, g.dq, g.dk):
+        for a in m.ravel():
+            assert frac_str(a) in text
+    assert backward_answers(ex) and all(a in text for a in backward_answers(ex))
+
+
+def test_backward_workbook_has_a_backward_sheet():
+    ex = make_exercise(2, variant="backward")
+    key = openpyxl.load_workbook(io.BytesIO(ws.workbook_xlsx(ex, key=True)))
+    blank = openpyxl.load_workbook(io.BytesIO(ws.workbook_xlsx(ex)))
+    assert key.sheetnames == [*STEPS, "8 Backward"] == blank.sheetnames
+    key_cells = {str(c.value) for row in key["8 Backward"].iter_rows() for c in row}
+    blank_cells = {str(c.value) for row in blank["8 Backward"].iter_rows() for c in row}
+    answers = backward_answers(ex)
+    assert answers <= key_cells and not answers & blank_cells
+    csv_text = ws.givens_csv(ex).decode()
+    assert "dZ (gradient of the loss)" in csv_text and "variant=backward" in csv_text
+
+
+def test_cli_writes_backward_sheets(tmp_path):
+    assert (
+        ws.main(["--seed", "4", "--count", "2", "--out", str(tmp_path), "--variant", "backward"])
+        == 0
+    )
+    key = pdf_text((tmp_path / "seed_0005_key.pdf").read_bytes())
+    ex = make_exercise(5, variant="backward")
+    assert "seed 5 | easy | backward" in key
+    assert all(frac_str(a) in key for a in ex.grads.dq.ravel())

@@ -8,6 +8,7 @@ rules      the arithmetic: whole-number entries, the scaling rules, the base-3 c
            softmax, how a fraction is written
 tiles      the column softmax worked a block of keys at a time (the online softmax of
            ``attn_core.tiled``, with 3^x): ``hand_tiles``
+backward   the backward pass by hand: dV, dA, dS, dQ, dK from a given dZ, exact fractions
 compare    the same head with the exact rules (s / sqrt(d_k), e^x): what the shortcuts change
 exercises  seeded worksheets whose numbers stay friendly to work by hand
 answers    reading what a learner typed into a grid ("9/28", "0.32", blanks)

@@ -16,14 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attn_core.by_hand.backward import HandGrads, hand_backward, max_denominator
 from attn_core.by_hand.rules import scale_scores
 from attn_core.by_hand.tiles import HandTile, hand_tiles
 from attn_core.by_hand.trace import HandTrace, concat_z, hand_heads
 from attn_core.errors import AttentionInputError
 
 DIFFICULTIES = ("easy", "medium", "hard")
-VARIANTS = ("plain", "causal", "two_heads", "tiles")
+VARIANTS = ("plain", "causal", "two_heads", "tiles", "backward")
 TILE_BLOCK = 2  # the "tiles" sheet reads the keys two at a time: 4 tokens are two blocks
+DZ_TRIES = 40  # backward: upstream gradients drawn, the one with the smallest fractions kept
 TOKENS, FEATURES, D_K = (3, 6), (4, 8), (2, 4)  # allowed ranges, inclusive
 MAX_TRIES, HEAD_TRIES = 200, 500
 
@@ -58,6 +60,8 @@ class Exercise:
     x : (features, tokens) int
     w_q, w_k, w_v : (n_heads * d_k, features) int; head h uses rows h*d_k:(h+1)*d_k
     heads : tuple of n_heads HandTrace, the answers (one for "plain" and "causal")
+    d_z : (d_v, tokens) int or None    the given upstream gradient ("backward" only)
+    grads : HandGrads or None          the backward pass's answers ("backward" only)
     """
 
     seed: int
@@ -69,6 +73,8 @@ class Exercise:
     w_k: np.ndarray
     w_v: np.ndarray
     heads: tuple[HandTrace, ...]
+    d_z: np.ndarray | None = None
+    grads: HandGrads | None = None
 
     @property
     def tokens(self) -> int:
@@ -213,6 +219,8 @@ def make_exercise(
     variant : "plain", "causal" (query j sees keys i <= j), "two_heads" (w rows split in two)
         or "tiles" (one head, also worked two keys at a time: ``Exercise.tiles``; 4 tokens
         unless `tokens` says otherwise)
+        or "backward" (one head, then its backward pass from a given dz; 3 tokens and
+        d_k = 2 unless given)
     scale_rule : "floor" (default) or "trunc"
 
     Returns
@@ -225,10 +233,11 @@ def make_exercise(
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
     spec, rng = SPECS[difficulty], np.random.default_rng(seed)
-    default_t = (4, 4) if variant == "tiles" else spec.tokens  # two blocks of two keys
+    back = variant == "backward"
+    default_t = (4, 4) if variant == "tiles" else (3, 3) if back else spec.tokens
     t = _size(rng, tokens, "tokens", TOKENS, default_t)
     f = _size(rng, features, "features", FEATURES, spec.features)
-    d = _size(rng, d_k, "d_k", D_K, spec.d_k)
+    d = _size(rng, d_k, "d_k", D_K, (2, 2) if back else spec.d_k)
     rules = {"scale_rule": scale_rule, "causal": variant == "causal"}
     n_heads = 2 if variant == "two_heads" else 1
     for _ in range(MAX_TRIES):
@@ -239,11 +248,30 @@ def make_exercise(
             answers = hand_heads(x, w_q, w_k, w_v, n_heads, **rules)
             for a in (x, w_q, w_k, w_v):
                 a.flags.writeable = False
-            return Exercise(seed, difficulty, variant, scale_rule, x, w_q, w_k, w_v, answers)
+            d_z, grads = _draw_backward(rng, answers[0]) if back else (None, None)
+            return Exercise(
+                seed, difficulty, variant, scale_rule, x, w_q, w_k, w_v, answers, d_z, grads
+            )
     raise AttentionInputError(  # not seen in tests; a guard against an endless loop
         "No sheet with small enough scores was found for these settings; "
         "try another seed, fewer features or an easier difficulty."
     )
+
+
+def _draw_backward(rng: np.random.Generator, head: HandTrace) -> tuple[np.ndarray, HandGrads]:
+    """dz (d_v, T) in -1..1, not all 0, whose backward pass has the smallest fractions of
+    DZ_TRIES draws, and that pass."""
+    best = None
+    for _ in range(DZ_TRIES):
+        d_z = rng.integers(-1, 2, size=head.z.shape)
+        if not d_z.any():
+            continue
+        grads = hand_backward(head, d_z)
+        worst = max_denominator(grads)
+        if best is None or worst < best[0]:
+            best = (worst, d_z, grads)
+    best[1].flags.writeable = False
+    return best[1], best[2]
 
 
 def _check_choice(value, name: str, choices: tuple[str, ...]) -> None:

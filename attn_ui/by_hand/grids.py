@@ -26,6 +26,7 @@ VARIANT_NAMES = {
     "causal": "causal mask",
     "two_heads": "two heads",
     "tiles": "in tiles (online softmax)",
+    "backward": "backward pass",
 }
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$^:=])")
 

@@ -73,6 +73,7 @@ PAGES = [
     Page("pages/47_Transformer_block.py", warns=False),
     Page("pages/48_Word_order.py", extra=word_order_page),
     Page("pages/50_Tiled_attention.py"),
+    Page("pages/51_Gradients.py"),
 ]
 
 

@@ -50,6 +50,10 @@ PAIRS = {
         ("no positions: your order", "no positions: your order"),
         ("P (sin, cos)", "P (sin, cos)"),
     ],
+    "pages/51_Gradients.py": [
+        ("dS = A ⊙", "(dS = A ⊙"),
+        ("dW_Q = Xᵀ dQ", "(dW_Q = Xᵀ dQ"),
+    ],
 }
 # By-hand titles of attention weights: each column is one query's distribution.
 COLUMN_DISTRIBUTIONS = (

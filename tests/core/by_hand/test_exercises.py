@@ -67,8 +67,11 @@ def test_sizes_and_bounds(difficulty, variant):
         e = make_exercise(seed, difficulty=difficulty, variant=variant)
         n_heads = 2 if variant == "two_heads" else 1
         assert 3 <= e.tokens <= 6 and 4 <= e.features <= 8 and 2 <= e.d_k <= 4
-        low, high = (4, 4) if variant == "tiles" else spec.tokens  # tiles: two blocks of two
-        assert low <= e.tokens <= high
+        if variant == "backward":  # a backward sheet is long: 3 tokens, d_k = 2 by default
+            assert (e.tokens, e.d_k) == (3, 2)
+        else:
+            low, high = (4, 4) if variant == "tiles" else spec.tokens  # tiles: two blocks of two
+            assert low <= e.tokens <= high
         assert e.x.shape == (e.features, e.tokens)
         for w in (e.w_q, e.w_k, e.w_v):
             assert w.shape == (n_heads * e.d_k, e.features)

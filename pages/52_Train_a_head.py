@@ -1,0 +1,142 @@
+"""Train a head, live: gradient descent on previous_token or same_token; scrub the steps;
+test the trained head on a sequence the learner types."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attn_core import AttentionInputError
+from attn_core.training import LETTERS, TASKS, parse_letters, right_keys
+from attn_ui import frame
+from attn_ui.compute import kernel
+from attn_ui.figures import panels
+from attn_ui.figures import plots as charts
+from attn_ui.figures.matrix import matrix
+from attn_ui.tables import labels
+
+TASK_NAMES = {"previous_token": "Previous token", "same_token": "Same token"}
+STEPS = (50, 100, 200, 400)
+LRS = (1.0, 2.0, 5.0, 10.0, 20.0)
+EVAL_SEQUENCES = 256
+
+
+def want(key: tuple) -> None:
+    st.session_state["train_for"] = key
+
+
+def letters(tokens) -> list[str]:
+    return [LETTERS[t] for t in tokens]
+
+
+text = frame.page(__file__)
+st.markdown(text["Tasks"])
+c = st.columns([2, 1, 1, 1, 1])
+task = c[0].radio(
+    "Task", tuple(TASKS), format_func=TASK_NAMES.get, horizontal=True, key="train_task"
+)
+seed = int(c[1].number_input("Seed", 0, 9_999, 0, step=1, key="train_seed"))
+steps = c[2].select_slider("Steps", STEPS, 200, key="train_steps")
+lr = c[3].select_slider("Learning rate", LRS, 10.0, key="train_lr")
+positions = c[4].toggle("Position features", True, key="train_positions")
+key = (task, seed, steps, lr, positions)
+st.button(
+    "Train",
+    type="primary",
+    icon=":material/play_arrow:",
+    on_click=want,
+    args=(key,),
+    key="train_go",
+)
+if st.session_state.get("train_for") != key:
+    st.info("Press **Train** to train the head with these settings (about a second).")
+    frame.footer(__file__)
+    st.stop()
+
+status = st.status(f"Training {TASK_NAMES[task].lower()}: {steps} steps of gradient descent…")
+with frame.stop_on_error():
+    try:
+        run = kernel.training_run(*key)
+    except AttentionInputError:
+        status.update(label="Training stopped", state="error")  # then the frame says why
+        raise
+status.update(label=f"Trained: {steps} steps, final loss {run.losses[-1]:.4f}", state="complete")
+weight = kernel.evaluation(*key)
+st.markdown(frame.fill(text["Trained"], steps=steps, n=EVAL_SEQUENCES, weight=f"{weight:.3f}"))
+c = st.columns(3)
+c[0].metric("Loss, first step", f"{run.losses[0]:.4f}")
+c[1].metric("Loss, last step", f"{run.losses[-1]:.4f}")
+c[2].metric("Weight on the right key, fresh sequences", f"{weight:.3f}")
+
+st.subheader("1. Watch it learn")
+st.markdown(text["Watch"])
+at = st.slider("Show the head after step", 0, steps, steps, key=f"train_step_{steps}")
+sample = letters(run.sample)
+c = st.columns([3, 2])
+with c[0]:
+    series = [
+        ("loss", np.arange(1, steps + 1), run.losses, charts.UNSCALED, "spline"),
+        (
+            "weight on the right key",
+            np.arange(1, steps + 1),
+            run.right_weight,
+            charts.SCALED,
+            "spline",
+        ),
+    ]
+    shown = min(at, steps - 1)
+    marks = [(f"step {shown + 1}", shown + 1, run.losses[shown], charts.UNSCALED)]
+    fig = charts.lines(
+        series,
+        title="Loss and weight on the right key, per step",
+        x_title="step (log scale)",
+        y_title="value",
+        marks=marks,
+        log_x=True,
+    )
+    panels.chart(fig, "train_loss_chart")
+with c[1]:
+    matrix(
+        run.sample_weights[at],
+        sample,
+        sample,
+        name=f"A after {at} steps",
+        kind="weights",
+        key="train_sample",
+    )
+
+st.subheader("2. Test it on your sequence")
+st.markdown(text["Your sequence"])
+typed = st.text_input(
+    "Your sequence (letters a to p)", "a b c a d b e c", max_chars=100, key="train_typed"
+)
+with frame.stop_on_error("Your sequence", section=True):
+    tokens = parse_letters(typed)
+    t = run.attend(tokens)
+    right = right_keys(task, tokens)
+    yours = letters(tokens)
+    matrix(t.weights, yours, yours, name="A on your sequence", kind="weights", key="train_yours")
+    looks = t.weights.argmax(axis=1)
+    rows = np.arange(len(tokens))
+    found = pd.DataFrame(
+        {
+            "looks most at": [labels(yours)[j] for j in looks],
+            "its weight": t.weights[rows, looks],
+            "right key": [labels(yours)[j] for j in right],
+            "weight on the right key": t.weights[rows, right],
+        },
+        index=labels(yours),
+    )
+    st.dataframe(found, key="train_found", width="stretch")
+    counted = right != rows
+    if counted.any():
+        st.metric(
+            "Mean weight on the right key (queries with one)",
+            f"{t.weights[rows, right][counted].mean():.3f}",
+        )
+    else:
+        st.caption("No query in your sequence has a right key other than itself.")
+
+st.subheader("3. What it learned, and what it cannot")
+st.markdown(text["What it learned"])
+st.markdown(text["What it cannot learn"])
+frame.footer(__file__)

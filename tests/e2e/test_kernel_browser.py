@@ -1,0 +1,68 @@
+"""Inside the kernel in a real browser: the Gradients page draws; Train a head trains,
+scrubs and reads a typed sequence; both at 390 px."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import heatmap, open_page, shot, wait_heatmap, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def no_exception(pg) -> None:
+    expect(pg.locator("[data-testid='stException']")).to_have_count(0)
+
+
+def test_gradients_page_draws_every_gradient(page, app_url):
+    """Every gradient is drawn as a heatmap, dS has one row per token, and nothing fails."""
+    open_page(page, app_url, "Gradients")
+    ds = wait_heatmap(page, "dS = A ⊙")
+    assert ds["shape"] == [12, 12]
+    for title in ("dZ = dL/dZ", "dV = Aᵀ dZ", "dA = dZ Vᵀ", "dQ = dS K", "dW_Q", "dW_V"):
+        assert heatmap(page, title) is not None, title
+    expect(page.get_by_text("dS = A ⊙ (dA − c)", exact=True)).to_be_visible()  # by hand
+    no_exception(page)
+    shot(page, "kernel_gradients")
+
+
+def test_train_a_head_trains_and_scrubs(page, app_url):
+    """Train draws the loss and the trained pattern; step 0 is near uniform; a typed
+    sequence is attended."""
+    open_page(page, app_url, "Train_a_head")
+    page.get_by_role("button", name="Train").click()
+    wait_idle(page)
+    trained = wait_heatmap(page, "A after 200 steps")
+    assert trained["z"][3][2] > 0.9  # query 3 on key 2: the previous token
+    expect(page.locator(".js-plotly-plot").first).to_be_visible()
+    slider = page.get_by_role("slider", name="Show the head after step")
+    slider.focus()
+    slider.press("Home")
+    wait_idle(page)
+    first = wait_heatmap(page, "A after 0 steps")
+    assert first["z"][3][2] < 0.5
+    box = page.get_by_role("textbox", name="Your sequence (letters a to p)")
+    box.fill("a b c d")
+    box.press("Enter")
+    wait_idle(page)
+    assert wait_heatmap(page, "A on your sequence", "f.shape[0] === 4")["shape"] == [4, 4]
+    no_exception(page)
+    shot(page, "kernel_train")
+
+
+@pytest.mark.parametrize("path", ["Gradients", "Train_a_head"])
+def test_kernel_pages_at_phone_width(browser, app_url, path):
+    """At 390 px both pages draw (Train pressed) without an error."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url, path)
+        if path == "Train_a_head":
+            pg.get_by_role("button", name="Train").click()
+            wait_idle(pg)
+            wait_heatmap(pg, "A after 200 steps")
+        else:
+            wait_heatmap(pg, "dS = A ⊙")
+        no_exception(pg)
+        shot(pg, f"kernel_{path}_phone")
+    finally:
+        ctx.close()
