@@ -92,8 +92,9 @@ def shift_test(q: np.ndarray, k: np.ndarray, m: int, n: int, shift: int, base: f
 
 
 def scores_by_distance(q: np.ndarray, k: np.ndarray, distances, base: float) -> np.ndarray:
-    """score(q, k, m = n + distance, n) for each distance >= 0 (n = 0; any n gives the same)."""
-    return np.array([score(q, k, int(d), 0, base) for d in distances])
+    """The score at each distance m - n (m = distance, n = 0; or m = 0, n = -distance for a
+    negative one: any pair with that distance gives the same)."""
+    return np.array([score(q, k, max(int(d), 0), max(-int(d), 0), base) for d in distances])
 
 
 def pair_track(pair: np.ndarray, positions, frequency: float) -> np.ndarray:

@@ -58,9 +58,10 @@ def test_score_depends_only_on_the_distance(seed):
 def test_scores_by_distance_start_at_the_plain_dot_product():
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=16), rng.normal(size=16)
-    s = r.scores_by_distance(q, k, [0, 1, 2], BASE)
+    s = r.scores_by_distance(q, k, [0, 1, 2, -3], BASE)
     assert s[0] == pytest.approx(q @ k)
     assert s[2] == pytest.approx(r.score(q, k, 12, 10, BASE))
+    assert s[3] == pytest.approx(r.score(q, k, 4, 7, BASE))
 
 
 def test_pair_track_turns_on_a_circle():
