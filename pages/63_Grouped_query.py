@@ -103,7 +103,7 @@ growth = gq.cache_growth(
 fig = go.Figure()
 for name, b in growth.items():
     fig.add_trace(go.Scatter(x=t, y=b / decoder_views.MB, name=name, line={"color": COLOURS[name]}))
-fig.add_vline(x=context, line_dash="dot", line_color="#555")
+fig.add_vline(x=context, line_dash="dot", line_color="#555", annotation_text=f"{context} tokens")
 fig.update_layout(
     title="KV cache (float32) against the context",
     xaxis_title="tokens in the context, T",

@@ -41,7 +41,7 @@ with c[0]:
     panels.chart(
         layout(
             fig,
-            "Radians per position, each pair (log scale)",
+            "Radians per position, by pair (log)",
             xaxis_title="pair i",
             yaxis={"type": "log", "title": "θ_i"},
         ),
@@ -52,7 +52,7 @@ with c[1]:
     panels.chart(
         layout(
             fig,
-            f"Angle of each pair at position {m_show}, in degrees",
+            f"Angle of each pair at m = {m_show}",
             xaxis_title="pair i",
             yaxis={"range": [0, 360], "title": "degrees, mod 360"},
         ),
@@ -68,8 +68,10 @@ layer = c[0].selectbox("Layer", range(config["n_layers"]), **widgets.remembered(
 head = c[1].selectbox(
     "Query head", range(config["n_heads"]), **widgets.remembered("rope", "head", 0)
 )
-i = widgets.pick_token(names, label="Query token", key="rope_query", default=run.n_tokens - 1)
-j = widgets.pick_token(names, label="Key token", key="rope_key", default=0)
+with c[2]:
+    i = widgets.pick_token(names, label="Query token", key="rope_query", default=run.n_tokens - 1)
+with c[3]:
+    j = widgets.pick_token(names, label="Key token", key="rope_key", default=0)
 kv = head // group
 q = run.queries_unrotated[layer, head, i]  # (64,) before RoPE
 k = run.keys_unrotated[layer, kv, j]
@@ -94,7 +96,7 @@ fig = go.Figure(
         go.Scatter(
             x=track[:, 0],
             y=track[:, 1],
-            mode="markers+text+lines",
+            mode="markers+text",
             text=[str(p) for p in range(TURNS + 1)],
             textposition="top center",
             name=f"(q_{2 * pair}, q_{2 * pair + 1}) at positions 0..{TURNS}",
@@ -145,7 +147,7 @@ fig.add_vline(x=t.m - t.n, line_dash="dot", line_color="#d62728")
 panels.chart(
     layout(
         fig,
-        "The score against the distance m − n (any m and n with that distance)",
+        "Score against the distance m − n",
         xaxis_title="m − n",
         yaxis_title="q_m · k_n",
     ),
@@ -180,7 +182,7 @@ with c[1]:
     st.metric(f"at (m + s, n + s) = ({a.m + s}, {a.n + s})", f"{a.shifted:.4f}")
     st.metric("difference", f"{a.difference:.1e}")
     st.caption(
-        f"{frame.quoted(enc.tokens[wq])} at m and {frame.quoted(enc.tokens[wk])} at n, "
+        f"“{frame.quoted(enc.tokens[wq])}” at m and “{frame.quoted(enc.tokens[wk])}” at n, "
         f"MiniLM layer 0, head {m_head}; the same m, n and s as above."
     )
 
