@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import rope
-from attn_ui import decoder_views, frame, widgets
+from attn_ui import decoder_views, frame, notices, widgets
 from attn_ui.compute import decoder, explorer, minilm
 from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
@@ -22,6 +22,7 @@ config = decoder.smollm().config
 base, d, group = config["rope_base"], config["head_dim"], config["n_heads"] // config["n_kv_heads"]
 with frame.stop_on_error():
     enc = explorer.model_run(run.text)
+notices.warn_tokens(enc.tokens)  # MiniLM's [UNK] pieces, if any (section 5)
 
 
 def layout(fig: go.Figure, title: str, height: int = 340, **axes) -> go.Figure:
@@ -123,9 +124,9 @@ n = c[1].number_input("n (key position)", 0, MAX_POSITION, **widgets.remembered(
 s = c[2].slider("Shift s (both)", 0, MAX_SHIFT, **widgets.remembered("rope", "shift", 100))
 t = rope.shift_test(q, k, int(m), int(n), int(s), base)
 c = st.columns(3)
-c[0].metric(f"q_m · k_n at (m, n) = ({t.m}, {t.n})", f"{t.score:.6f}")
-c[1].metric(f"at (m + s, n + s) = ({t.m + s}, {t.n + s})", f"{t.shifted:.6f}")
-c[2].metric("difference", f"{t.difference:.1e}")
+c[0].metric(f"SmolLM2: q_m · k_n at (m, n) = ({t.m}, {t.n})", f"{t.score:.6f}")
+c[1].metric(f"SmolLM2: at (m + s, n + s) = ({t.m + s}, {t.n + s})", f"{t.shifted:.6f}")
+c[2].metric("SmolLM2: difference", f"{t.difference:.1e}")
 other = rope.score(q, k, int(m) + 1, int(n), base)
 st.caption(
     f"Another distance: at ({t.m + 1}, {t.n}), distance {t.m + 1 - t.n} instead of "
@@ -178,9 +179,9 @@ with c[1]:
     wk = widgets.pick_token(enc.tokens, label="Key word", key="rope_m_key", default=2)
     absolute = decoder_views.minilm_head(model, enc.ids[wq], enc.ids[wk], m_head)
     a = absolute.shift_test(int(m), int(n), int(s))
-    st.metric(f"q · k at (m, n) = ({a.m}, {a.n})", f"{a.score:.4f}")
-    st.metric(f"at (m + s, n + s) = ({a.m + s}, {a.n + s})", f"{a.shifted:.4f}")
-    st.metric("difference", f"{a.difference:.1e}")
+    st.metric(f"MiniLM: q · k at (m, n) = ({a.m}, {a.n})", f"{a.score:.4f}")
+    st.metric(f"MiniLM: at (m + s, n + s) = ({a.m + s}, {a.n + s})", f"{a.shifted:.4f}")
+    st.metric("MiniLM: difference", f"{a.difference:.1e}")
     st.caption(
         f"“{frame.quoted(enc.tokens[wq])}” at m and “{frame.quoted(enc.tokens[wk])}” at n, "
         f"MiniLM layer 0, head {m_head}; the same m, n and s as above."
