@@ -146,23 +146,27 @@ def _control(widget, label: str, name: str, *args, options: list | None = None, 
     return value
 
 
-def sentence_input() -> None:
+SENTENCE_HELP = "Up to 64 tokens. Each token becomes one row of X."
+
+
+def sentence_input(help: str = SENTENCE_HELP) -> None:
     _control(
         st.text_area,
         "Your sentence",
         "sentence",
         max_chars=MAX_SENTENCE_CHARS,
         height=80,
-        help="Up to 64 tokens. Each token becomes one row of X.",
+        help=help,
     )
 
 
-def sentence_box() -> LessonSettings:
+def sentence_box(help: str = SENTENCE_HELP) -> LessonSettings:
     """The sentence box where it is drawn, then the settings, mirrored in the URL.
 
     For a page that draws it inside an ``st.fragment`` with the figures: typing reruns
-    only that fragment (the overview, bench/bench_app.py)."""
-    sentence_input()
+    only that fragment (the overview, bench/bench_app.py). `help`: the box's tooltip, for
+    a page whose model reads the sentence with other limits (the decoder pages)."""
+    sentence_input(help)
     return _to_url(current())
 
 

@@ -26,7 +26,7 @@ class Page:
         return "/" + Path(self.path).stem.split("_", 1)[1]
 
 
-GROUPS = ("The steps", "Labs", "By hand", "Real model", "Inside the kernel")
+GROUPS = ("The steps", "Labs", "By hand", "Real model", "Decoder", "Inside the kernel")
 
 # The order is the menu's, and the previous/next chain within a group.
 PAGES: tuple[Page, ...] = (
@@ -54,6 +54,14 @@ PAGES: tuple[Page, ...] = (
     Page(
         "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
     ),
+    Page(
+        "pages/61_Causal_decoder.py",
+        "Causal mask in a real model",
+        "Decoder",
+        "causal_decoder",
+    ),
+    Page("pages/63_Grouped_query.py", "Grouped-query attention", "Decoder", "grouped_query"),
+    Page("pages/64_RoPE.py", "RoPE: rotary positions", "Decoder", "rope"),
     Page(
         "pages/50_Tiled_attention.py",
         "Attention in tiles: the online softmax",

@@ -11,6 +11,9 @@ cross          cross-attention: queries from one sequence, keys and values from 
 local          attention within a window, and how many scores it saves
 cost           time and memory against T and d, measured; an RNN's sequential steps
 normalisation  layer norm against batch norm
+decoder_heads  a trained head's habits: previous token, first token, weight on later keys
+grouped_query  query heads sharing K/V heads (MHA, GQA, MQA) and the cache each keeps
+rope           rotary positions: each pair's angle, and why only m - n matters
 
 Each module is imported on its own (``from attn_core.labs import scaling``).
 """

@@ -1,0 +1,117 @@
+"""Decoder: grouped-query attention in SmolLM2, its three groups, one group's heads on the
+learner's sentence, and the KV cache of MHA, GQA and MQA as the context grows."""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from attn_core.labs import grouped_query as gq
+from attn_ui import decoder_views, frame, widgets
+from attn_ui.compute import decoder
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
+
+CONTEXTS = (128, 256, 512, 1024, 2048, 4096, 8192)
+COLOURS = {"MHA": "#d62728", "GQA": "#1f77b4", "MQA": "#2ca02c"}
+
+text = frame.page(__file__)
+run = decoder_views.prompt_run()
+config = decoder.smollm().config
+n_heads, n_kv = config["n_heads"], config["n_kv_heads"]
+group = gq.group_size(n_heads, n_kv)
+
+st.subheader(f"1. The grouping: {n_heads} query heads, {n_kv} K/V heads")
+st.markdown(text["The grouping"])
+for g, col in enumerate(st.columns(n_kv)):
+    with col.container(border=True):
+        st.markdown(f"**K/V head {g}**: one K and one V, 64 numbers each per token")
+        st.markdown("\n".join(f"- query head {h} reads it" for h in gq.query_heads_of(g, group)))
+reads = np.zeros((n_heads, n_kv))
+reads[np.arange(n_heads), [gq.kv_head_of(h, group) for h in range(n_heads)]] = 1
+matrix(
+    reads,
+    [f"query head {h}" for h in range(n_heads)],
+    [f"K/V head {g}" for g in range(n_kv)],
+    name="Which K/V head each query head reads",
+    kind="weights",
+    row_title="query head",
+    col_title="K/V head",
+    key="gqa_reads",
+)
+
+st.subheader("2. One group on your sentence")
+st.markdown(text["One group on your sentence"])
+c = st.columns(2)
+layer = c[0].slider("Layer", 0, config["n_layers"] - 1, **widgets.remembered("gqa", "layer", 0))
+g = c[1].radio(
+    "Group (K/V head)",
+    range(n_kv),
+    horizontal=True,
+    format_func=lambda i: f"K/V head {i}: query heads {gq.query_heads_of(i, group)}",
+    **widgets.remembered("gqa", "group", 0),
+)
+heads = gq.query_heads_of(g, group)
+weights = run.attentions[layer, heads]  # (group, T, T)
+for h, col in zip(heads, st.columns(group), strict=True):
+    with col:
+        matrix(
+            run.attentions[layer, h],
+            run.tokens,
+            run.tokens,
+            name=f"L{layer} query head {h} (K/V {g}): A",
+            kind="weights",
+            narrow=True,
+            key=f"gqa_head{h - heads[0]}",
+        )
+recomputed = gq.group_attention(run.queries[layer, heads], run.keys[layer, g], run.values[layer, g])
+gap = float(np.abs(recomputed.weights - weights).max())
+st.markdown(frame.fill(text["Recomputed from the shared K"], gap=f"{gap:.1e}"))
+left, right = st.columns(2)
+with left:
+    st.markdown(text["How different"])
+    st.dataframe(
+        decoder_views.gaps_table(gq.pattern_gaps(weights), heads).style.format(precision=3),
+        key="gqa_gaps",
+    )
+with right:
+    matrix(
+        run.keys[layer, g],
+        run.tokens,
+        [f"f{j}" for j in range(config["head_dim"])],
+        name=f"L{layer} K of K/V head {g}, after RoPE: shared by heads {heads}",
+        row_title="key token",
+        col_title="feature",
+        key="gqa_k",
+    )
+
+st.subheader("3. The cache: MHA, GQA, MQA")
+st.markdown(text["The cache"])
+context = st.select_slider(
+    "Context length (tokens)",
+    CONTEXTS,
+    **widgets.remembered("gqa", "context", CONTEXTS[-1]),
+)
+st.dataframe(
+    decoder_views.cache_table(config, run.n_tokens, context).style.format(precision=1),
+    hide_index=True,
+    key="gqa_cache",
+)
+t = np.arange(0, CONTEXTS[-1] + 1, 64)
+growth = gq.cache_growth(
+    config["n_layers"], n_heads, n_kv, config["head_dim"], t
+)  # name -> bytes at each T
+fig = go.Figure()
+for name, b in growth.items():
+    fig.add_trace(go.Scatter(x=t, y=b / decoder_views.MB, name=name, line={"color": COLOURS[name]}))
+fig.add_vline(x=context, line_dash="dot", line_color="#555", annotation_text=f"{context} tokens")
+fig.update_layout(
+    title="KV cache (float32) against the context",
+    xaxis_title="tokens in the context, T",
+    yaxis_title="MB",
+    height=380,
+    margin={"l": 10, "r": 10, "t": 50, "b": 10},
+    legend={"orientation": "h", "y": -0.25},
+)
+panels.chart(fig, "gqa_growth")
+
+frame.footer(__file__)

@@ -1,0 +1,190 @@
+"""Decoder: RoPE on SmolLM2's own vectors (angles per pair, one pair turning, the score that
+depends only on m - n) against MiniLM's learned absolute positions."""
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from attn_core.labs import rope
+from attn_ui import decoder_views, frame, notices, widgets
+from attn_ui.compute import decoder, explorer, minilm
+from attn_ui.figures import panels
+from attn_ui.figures.matrix import matrix
+
+TURNS = 16  # positions drawn for one pair turning
+DISTANCES = np.arange(-32, 65)  # the score against m - n
+MAX_POSITION = 100  # m and n; with the shift, within MiniLM's 512 positions
+MAX_SHIFT = 400
+
+text = frame.page(__file__)
+run = decoder_views.prompt_run()
+config = decoder.smollm().config
+base, d, group = config["rope_base"], config["head_dim"], config["n_heads"] // config["n_kv_heads"]
+with frame.stop_on_error():
+    enc = explorer.model_run(run.text)
+notices.warn_tokens(enc.tokens)  # MiniLM's [UNK] pieces, if any (section 5)
+
+
+def layout(fig: go.Figure, title: str, height: int = 340, **axes) -> go.Figure:
+    fig.update_layout(
+        title=title, height=height, margin={"l": 10, "r": 10, "t": 50, "b": 10}, **axes
+    )
+    return fig
+
+
+st.subheader("1. The angles: fast pairs and slow pairs")
+st.markdown(text["The angles"])
+m_show = st.slider("Position m", 0, 200, **widgets.remembered("rope", "angle_position", 10))
+pairs = decoder_views.pairs_table(d, base, m_show)
+c = st.columns(2)
+with c[0]:
+    fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs["radians per position"], name="speed"))
+    panels.chart(
+        layout(
+            fig,
+            "Radians per position, by pair (log)",
+            xaxis_title="pair i",
+            yaxis={"type": "log", "title": "θ_i"},
+        ),
+        "rope_chart_speed",
+    )
+with c[1]:
+    fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs[f"angle at {m_show}, mod 360°"]))
+    panels.chart(
+        layout(
+            fig,
+            f"Angle of each pair at m = {m_show}",
+            xaxis_title="pair i",
+            yaxis={"range": [0, 360], "title": "degrees, mod 360"},
+        ),
+        "rope_chart_angles",
+    )
+with st.expander("Numbers of the 32 pairs (table, CSV download)", key="rope_pairs_box"):
+    st.dataframe(pairs, hide_index=True, key="rope_pairs")
+
+st.subheader("2. A real query and key")
+names = [decoder_views.shown(t) for t in run.tokens]
+c = st.columns(4)
+layer = c[0].selectbox("Layer", range(config["n_layers"]), **widgets.remembered("rope", "layer", 0))
+head = c[1].selectbox(
+    "Query head", range(config["n_heads"]), **widgets.remembered("rope", "head", 0)
+)
+with c[2]:
+    i = widgets.pick_token(names, label="Query token", key="rope_query", default=run.n_tokens - 1)
+with c[3]:
+    j = widgets.pick_token(names, label="Key token", key="rope_key", default=0)
+kv = head // group
+q = run.queries_unrotated[layer, head, i]  # (64,) before RoPE
+k = run.keys_unrotated[layer, kv, j]
+st.caption(
+    f"q: layer {layer}, query head {head}, token {i} {frame.quoted(names[i])}; k: K/V head "
+    f"{kv} (which query head {head} reads), token {j} {frame.quoted(names[j])}. Both taken "
+    "before RoPE."
+)
+
+st.subheader("3. One pair turning")
+pair = st.slider("Pair i", 0, d // 2 - 1, **widgets.remembered("rope", "pair", 0))
+st.markdown(frame.fill(text["One pair turning"], last=TURNS))
+freq = float(rope.pair_frequencies(d, base)[pair])
+track = rope.pair_track(q[2 * pair : 2 * pair + 2], range(TURNS + 1), freq)
+radius = float(np.hypot(*q[2 * pair : 2 * pair + 2]))
+circle = rope.pair_track([radius, 0.0], np.linspace(0, 2 * np.pi, 73), 1.0)
+fig = go.Figure(
+    [
+        go.Scatter(
+            x=circle[:, 0], y=circle[:, 1], mode="lines", line={"color": "#ccc"}, name="circle"
+        ),
+        go.Scatter(
+            x=track[:, 0],
+            y=track[:, 1],
+            mode="markers+text",
+            text=[str(p) for p in range(TURNS + 1)],
+            textposition="top center",
+            name=f"(q_{2 * pair}, q_{2 * pair + 1}) at positions 0..{TURNS}",
+        ),
+    ]
+)
+panels.chart(
+    layout(
+        fig,
+        f"Pair {pair}: {freq:.3g} rad per position, a turn every {2 * np.pi / freq:,.1f}",
+        height=420,
+        xaxis={"title": f"q_{2 * pair}", "scaleanchor": "y"},
+        yaxis={"title": f"q_{2 * pair + 1}"},
+        showlegend=False,
+    ),
+    "rope_chart_pair",
+)
+
+st.subheader("4. Only the distance m − n counts")
+st.markdown(text["Only the distance counts"])
+c = st.columns(3)
+m = c[0].number_input("m (query position)", 0, MAX_POSITION, **widgets.remembered("rope", "m", 5))
+n = c[1].number_input("n (key position)", 0, MAX_POSITION, **widgets.remembered("rope", "n", 2))
+s = c[2].slider("Shift s (both)", 0, MAX_SHIFT, **widgets.remembered("rope", "shift", 100))
+t = rope.shift_test(q, k, int(m), int(n), int(s), base)
+c = st.columns(3)
+c[0].metric(f"SmolLM2: q_m · k_n at (m, n) = ({t.m}, {t.n})", f"{t.score:.6f}")
+c[1].metric(f"SmolLM2: at (m + s, n + s) = ({t.m + s}, {t.n + s})", f"{t.shifted:.6f}")
+c[2].metric("SmolLM2: difference", f"{t.difference:.1e}")
+other = rope.score(q, k, int(m) + 1, int(n), base)
+st.caption(
+    f"Another distance: at ({t.m + 1}, {t.n}), distance {t.m + 1 - t.n} instead of "
+    f"{t.m - t.n}, the score is {other:.6f}."
+)
+own = float(run.queries[layer, head, i] @ run.keys[layer, kv, j])
+st.markdown(
+    frame.fill(
+        text["The model's own score"],
+        i=i,
+        j=j,
+        own=f"{own:.4f}",
+        ours=f"{rope.score(q, k, i, j, base):.4f}",
+    )
+)
+by_distance = rope.scores_by_distance(q, k, DISTANCES, base)
+fig = go.Figure(go.Scatter(x=DISTANCES, y=by_distance, mode="lines+markers", name="q_m · k_n"))
+fig.add_vline(x=t.m - t.n, line_dash="dot", line_color="#d62728")
+panels.chart(
+    layout(
+        fig,
+        "Score against the distance m − n",
+        xaxis_title="m − n",
+        yaxis_title="q_m · k_n",
+    ),
+    "rope_chart_distance",
+)
+
+st.subheader("5. Against MiniLM's learned absolute positions")
+st.markdown(text["Against learned positions"])
+model = minilm()
+shown_positions = min(max(enc.n_tokens, 16), 32)
+pos = [str(p) for p in range(shown_positions)]
+c = st.columns(2)
+with c[0]:
+    matrix(
+        rope.position_cosines(model.position[:shown_positions]),
+        pos,
+        pos,
+        name="Cosine of MiniLM's position vectors p_m, p_n",
+        row_title="m",
+        col_title="n",
+        key="rope_cosines",
+    )
+with c[1]:
+    m_head = st.selectbox(
+        "MiniLM layer 0 head", range(model.n_heads), **widgets.remembered("rope", "m_head", 0)
+    )
+    wq = widgets.pick_token(enc.tokens, label="Query word", key="rope_m_query", default=1)
+    wk = widgets.pick_token(enc.tokens, label="Key word", key="rope_m_key", default=2)
+    absolute = decoder_views.minilm_head(model, enc.ids[wq], enc.ids[wk], m_head)
+    a = absolute.shift_test(int(m), int(n), int(s))
+    st.metric(f"MiniLM: q · k at (m, n) = ({a.m}, {a.n})", f"{a.score:.4f}")
+    st.metric(f"MiniLM: at (m + s, n + s) = ({a.m + s}, {a.n + s})", f"{a.shifted:.4f}")
+    st.metric("MiniLM: difference", f"{a.difference:.1e}")
+    st.caption(
+        f"“{frame.quoted(enc.tokens[wq])}” at m and “{frame.quoted(enc.tokens[wk])}” at n, "
+        f"MiniLM layer 0, head {m_head}; the same m, n and s as above."
+    )
+
+frame.footer(__file__)

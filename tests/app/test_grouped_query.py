@@ -1,0 +1,88 @@
+"""Grouped-query attention: the grouping, one group's heads as the model computes them, and
+the cache of MHA, GQA and MQA."""
+
+import numpy as np
+import pytest
+
+from attn_core.labs import grouped_query as gq
+from attn_core.pretrained import load_smollm
+from attn_ui.controls import DEFAULT_SENTENCE
+from tests.support.apptest import chart, load, rerun, series, table
+
+PAGE = "pages/63_Grouped_query.py"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_smollm()
+
+
+@pytest.fixture(scope="module")
+def run(model):
+    return model.run(DEFAULT_SENTENCE)
+
+
+def frame_with(at, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_the_grouping_matrix_is_the_models_repeat(loaded):
+    at = loaded(PAGE)
+    reads = table(at, "Which K/V head each query head reads")
+    assert reads.shape == (9, 3)
+    np.testing.assert_array_equal(reads.argmax(axis=1), [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    np.testing.assert_array_equal(reads.sum(axis=1), 1)
+    boxes = " ".join(m.value for m in at.markdown)
+    assert "query head 4 reads it" in boxes
+
+
+def test_one_groups_heads_are_the_models_and_differ(loaded, run):
+    at = loaded(PAGE)
+    for h in range(3):
+        np.testing.assert_array_equal(
+            table(at, f"L0 query head {h} (K/V 0): A"), run.attentions[0, h]
+        )
+    np.testing.assert_array_equal(table(at, "L0 K of K/V head 0"), run.keys[0, 0])
+    gaps = frame_with(at, "head 0").to_numpy(dtype=float)
+    np.testing.assert_allclose(gaps, gq.pattern_gaps(run.attentions[0, :3]))
+    assert gaps[0, 2] > 0.5  # same keys, different patterns
+    assert any("largest difference is 0.0e+00" in m.value for m in at.markdown)
+
+
+def test_another_layer_and_group(run):
+    at = load(PAGE)
+    at.slider(key="gqa_layer").set_value(17)
+    at.radio(key="gqa_group").set_value(2)
+    rerun(at)
+    for h in (6, 7, 8):
+        np.testing.assert_array_equal(
+            table(at, f"L17 query head {h} (K/V 2): A"), run.attentions[17, h]
+        )
+    np.testing.assert_array_equal(table(at, "L17 K of K/V head 2"), run.keys[17, 2])
+
+
+def test_cache_table_and_chart_equal_the_formula(loaded, model):
+    at = loaded(PAGE)
+    cache = frame_with(at, "K/V heads")
+    assert list(cache["sharing"]) == ["MHA", "GQA (SmolLM2)", "MQA"]
+    assert list(cache["K/V heads"]) == [9, 3, 1]
+    assert list(cache["query heads per K/V head"]) == [1, 3, 9]
+    assert list(cache["bytes per token"]) == [138_240, 46_080, 15_360]
+    assert cache["bytes per token"][1] == model.kv_cache_bytes(1)
+    mb = 1024 * 1024
+    np.testing.assert_allclose(
+        cache["8192 tokens (MB)"], [model.kv_cache_bytes(8192, kv_heads=k) / mb for k in (9, 3, 1)]
+    )
+    np.testing.assert_allclose(cache["your 12 tokens (KB)"][1], model.kv_cache_bytes(12) / 1024)
+    fig = chart(at, "KV cache (float32) against the context")
+    t = series(fig, "GQA", "x")
+    np.testing.assert_allclose(series(fig, "GQA"), [model.kv_cache_bytes(int(n)) / mb for n in t])
+    np.testing.assert_allclose(series(fig, "MHA"), 3 * series(fig, "GQA"))
+
+
+def test_a_shorter_context_changes_the_table():
+    at = load(PAGE)
+    at.select_slider(key="gqa_context").set_value(512)
+    rerun(at)
+    cache = frame_with(at, "K/V heads")
+    np.testing.assert_allclose(cache["512 tokens (MB)"], [67.5, 22.5, 7.5])

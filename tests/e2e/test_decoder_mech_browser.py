@@ -1,0 +1,84 @@
+"""The decoder pages on the mechanisms (causal mask, grouped-query attention, RoPE) in a real
+browser, on a desktop and on a phone: every figure drawn, no exception."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import (
+    chart,
+    heatmap,
+    heatmaps,
+    open_page,
+    shot,
+    wait_chart,
+    wait_idle,
+    wait_plots_drawn,
+)
+
+pytestmark = pytest.mark.e2e
+WIDTHS = (1400, 390)
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def sized(browser, request):
+    """A fresh page at a desktop or a phone width."""
+    ctx = browser.new_context(viewport={"width": request.param, "height": 1000})
+    pg = ctx.new_page()
+    yield pg, request.param
+    ctx.close()
+
+
+def drawn(pg) -> list[dict]:
+    """Every heatmap, each checked drawn: a size, colours, a label per row."""
+    wait_plots_drawn(pg)
+    figs = heatmaps(pg)
+    for f in figs:
+        assert f["width"] > 0 and f["height"] > 0, f["title"]
+        assert f["colours"] > 1, f["title"]
+        assert len(f["rows"]) == f["shape"][0], f["title"]
+    return figs
+
+
+def test_causal_decoder_draws_smollm_triangles_beside_minilm(sized, app_url):
+    """SmolLM2's head is 0 above the diagonal as drawn; MiniLM's is not; the gallery's 8 heads."""
+    pg, width = sized
+    open_page(pg, app_url, "Causal_decoder")
+    figs = drawn(pg)
+    assert sum(f["small"] for f in figs) == 8  # 4 previous-token and 4 first-token heads
+    smol = heatmap(pg, "SmolLM2 layer")["z"]
+    assert all(smol[i][j] == 0 for i in range(len(smol)) for j in range(i + 1, len(smol)))
+    mini = heatmap(pg, "MiniLM layer")["z"]
+    assert any(mini[i][j] > 0 for i in range(len(mini)) for j in range(i + 1, len(mini)))
+    expect(pg.get_by_text("0 of its 17,820 weights above the diagonal are not 0")).to_be_visible()
+    shot(pg, f"decoder_causal_{width}")
+
+
+def test_grouped_query_draws_one_group_and_the_cache(sized, app_url):
+    """The grouping, the group's three heads and its shared K, and the cache chart's 3 lines."""
+    pg, width = sized
+    open_page(pg, app_url, "Grouped_query")
+    titles = [f["title"] for f in drawn(pg)]
+    assert sum(t.startswith("L0 query head") for t in titles) == 3
+    assert any(t.startswith("Which K/V head") for t in titles)
+    names = chart(pg, "KV cache (float32)", "g._fullData.map(t => t.name)")
+    assert names == ["MHA", "GQA", "MQA"]
+    expect(pg.get_by_text("query head 4 reads it")).to_be_visible()
+    shot(pg, f"decoder_gqa_{width}")
+
+
+def test_rope_shift_to_the_end_keeps_smollms_score_not_minilms(sized, app_url):
+    """Pressing End on the shift slider (s = 400): SmolLM2's score stays, MiniLM's moves."""
+    pg, width = sized
+    open_page(pg, app_url, "RoPE")
+    drawn(pg)
+    wait_chart(pg, "Score against the distance", "g._fullData[0].x.length === 97")
+    slider = pg.get_by_role("slider", name="Shift s (both)")
+    slider.focus()
+    slider.press("End")
+    wait_idle(pg)
+    expect(pg.get_by_text("SmolLM2: at (m + s, n + s) = (405, 402)")).to_be_visible()
+    values = pg.locator("[data-testid=stMetricValue]").all_inner_texts()
+    smol_score, smol_shifted, smol_diff, _, _, mini_diff = values
+    assert smol_score == smol_shifted and abs(float(smol_diff)) < 1e-9
+    assert abs(float(mini_diff)) > 1e-3
+    shot(pg, f"decoder_rope_{width}")
