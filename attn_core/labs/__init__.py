@@ -11,6 +11,7 @@ cross          cross-attention: queries from one sequence, keys and values from 
 local          attention within a window, and how many scores it saves
 cost           time and memory against T and d, measured; an RNN's sequential steps
 normalisation  layer norm against batch norm
+kv_cache       a decoder's KV cache: FLOPs and bytes of a step with and without it, measured
 
 Each module is imported on its own (``from attn_core.labs import scaling``).
 """
