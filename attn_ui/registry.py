@@ -26,7 +26,7 @@ class Page:
         return "/" + Path(self.path).stem.split("_", 1)[1]
 
 
-GROUPS = ("The steps", "Labs", "By hand", "Real model")
+GROUPS = ("The steps", "Labs", "By hand", "Real model", "Decoder")
 
 # The order is the menu's, and the previous/next chain within a group.
 PAGES: tuple[Page, ...] = (
@@ -54,6 +54,8 @@ PAGES: tuple[Page, ...] = (
     Page(
         "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
     ),
+    Page("pages/60_Generate.py", "Generate: a decoder writing", "Decoder", "generate"),
+    Page("pages/62_KV_cache.py", "KV cache: keep K and V, not Q", "Decoder", "kv_cache"),
 )
 
 
