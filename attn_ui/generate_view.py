@@ -90,7 +90,11 @@ def prompt_form() -> gen.Settings | None:
         c = st.columns([1.2, 1, 1, 1])
         chat = c[0].toggle("Chat: answer it as a question", key=_seed("gen_chat", s.chat))
         temperature = c[1].slider(
-            "Temperature (0 = greedy)", 0.0, 2.0, step=0.1, key=_seed("gen_temperature", s.temperature)
+            "Temperature (0 = greedy)",
+            0.0,
+            2.0,
+            step=0.1,
+            key=_seed("gen_temperature", s.temperature),
         )
         seed = c[2].number_input("Seed", 0, 10_000, step=1, key=_seed("gen_seed", s.seed))
         max_new = c[3].slider(

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from attn_core.pretrained.smollm import PromptError, Step
+from attn_core.pretrained.smollm import Step
 from attn_ui.compute.decoder import (
-    MAX_NEW_TOKENS,
     MAX_PROMPT_CHARS,
     PROMPT_TOKENS,
     RUN_TOKENS,
@@ -204,4 +203,3 @@ class Finished:
 def finished() -> Finished:
     """The one store of first-visit generations of this server process."""
     return Finished()
-
