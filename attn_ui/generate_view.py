@@ -226,6 +226,7 @@ def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None
             range(n),
             format_func=lambda k: frame.quoted(new[k]),
             key="gen_pick",
+            wrap=True,
         )
         if pick is None:
             st.caption("Pick a written token to see where the model looked to choose it.")
