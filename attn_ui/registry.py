@@ -54,12 +54,14 @@ PAGES: tuple[Page, ...] = (
     Page(
         "pages/30_Model_explorer.py", "Model explorer: every head", "Real model", "model_explorer"
     ),
+    Page("pages/60_Generate.py", "Generate: a decoder writing", "Decoder", "generate"),
     Page(
         "pages/61_Causal_decoder.py",
         "Causal mask in a real model",
         "Decoder",
         "causal_decoder",
     ),
+    Page("pages/62_KV_cache.py", "KV cache: keep K and V, not Q", "Decoder", "kv_cache"),
     Page("pages/63_Grouped_query.py", "Grouped-query attention", "Decoder", "grouped_query"),
     Page("pages/64_RoPE.py", "RoPE: rotary positions", "Decoder", "rope"),
     Page(

@@ -14,6 +14,7 @@ normalisation  layer norm against batch norm
 decoder_heads  a trained head's habits: previous token, first token, weight on later keys
 grouped_query  query heads sharing K/V heads (MHA, GQA, MQA) and the cache each keeps
 rope           rotary positions: each pair's angle, and why only m - n matters
+kv_cache       a decoder's KV cache: FLOPs and bytes of a step with and without it, measured
 
 Each module is imported on its own (``from attn_core.labs import scaling``).
 """

@@ -81,20 +81,22 @@ def wait_idle(pg: Page, timeout_ms: int = 30_000) -> None:
 FIRST_VISITS: dict[tuple[str, str], str] = {}
 
 
-def open_page(pg: Page, base: str, path: str = "") -> None:
+def open_page(pg: Page, base: str, path: str = "", timeout_ms: int = 30_000) -> None:
     """Open `path` (e.g. "Scores?d_k=8") by URL, as a first visit, and wait for the app.
 
     Every visit checks what a deep link must show: the page itself (its title from the
     registry, not the home page), our grouped menu, and no error. The first visit (on a
     desktop) also checks that every heatmap is drawn: coloured cells, a label per row. The first
     visit of each page in a session is recorded in FIRST_VISITS and saved as `page_<Name>.png`
-    (tests/e2e/test_pages.py reads the record, so that no page is opened twice for it)."""
+    (tests/e2e/test_pages.py reads the record, so that no page is opened twice for it).
+    `timeout_ms`: how long the first run may take (a page that writes with the decoder on a
+    first visit takes longer than the default on a loaded machine)."""
     from attn_ui.registry import PAGES  # the registry: title of each page file
 
     pg.goto(f"{base}/{path}")
     pg.wait_for_selector("[data-testid='stMainBlockContainer']", timeout=30_000)
     pg.wait_for_selector("h1", timeout=30_000)
-    wait_idle(pg)
+    wait_idle(pg, timeout_ms)
     name = path.split("?")[0]
     titles = {url_path(p.path): p.title for p in PAGES} | {"": "Attention Lab"}
     heading = pg.locator("h1").first

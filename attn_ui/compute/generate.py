@@ -1,0 +1,205 @@
+"""The Generate page's computation: a learner's prompt checked, SmolLM2 writing through the
+shared queue one token at a time, and what the page keeps of it (``Written``) so that
+changing the layer, the head or the token shown never writes again.
+
+The steps' attention rows are kept for every layer and head (float32, 30 x 9 x n_new x T:
+at most 64 x 320 numbers per head, 22 MB; 0.8 MB for the default prompt), the prompt's own
+rows come from the shared, cached pass ``decoder_run`` when the prompt fits in it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from attn_core.pretrained.smollm import Step
+from attn_ui.compute.decoder import (
+    MAX_PROMPT_CHARS,
+    PROMPT_TOKENS,
+    RUN_TOKENS,
+    decoder_run,
+    generation_queue,
+    smollm,
+)
+
+# A closing quote written by the model looks back at the opening one in layer 26, head 6
+# (0.96 of its weight here; the lesson says how the head was found).
+DEFAULT_PROMPT = 'My grandmother always told me: "'
+DEFAULT_LAYER, DEFAULT_HEAD = 26, 6
+DEFAULT_NEW_TOKENS = 24
+LIVE_CELLS = 128 * 128  # a bigger live triangle is redrawn every 8th token only
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a generation depends on: the prompt (a chat question when `chat`) and sampling."""
+
+    prompt: str = DEFAULT_PROMPT
+    chat: bool = False
+    temperature: float = 0.0
+    seed: int = 0
+    max_new_tokens: int = DEFAULT_NEW_TOKENS
+
+
+@dataclass(frozen=True, eq=False)
+class Written:
+    """A finished generation as the page keeps it.
+
+    text : the prompt as the model read it (chat template included)
+    ids, tokens : the whole sequence, prompt then new tokens
+    n_prompt : how many of them are the prompt's
+    rows : (n_layers, n_heads, n_new, T - 1) row k is the attention of the query that chose
+           new token k (the token before it), over keys 0..n_prompt + k - 1 (zeros after)
+    top_ids, top_probs : (n_new, 5) the likeliest tokens at each step and their probabilities
+    stopped : "eos" or "length"
+    """
+
+    settings: Settings
+    text: str
+    ids: np.ndarray
+    tokens: tuple[str, ...]
+    n_prompt: int
+    rows: np.ndarray
+    top_ids: np.ndarray
+    top_probs: np.ndarray
+    stopped: str
+
+    @property
+    def n_new(self) -> int:
+        return len(self.ids) - self.n_prompt
+
+    @property
+    def written(self) -> str:
+        """The new tokens as text (the end token left out)."""
+        new = self.ids[self.n_prompt :]
+        if self.stopped == "eos":
+            new = new[:-1]
+        return smollm().decode(new)
+
+
+def shown(token: str) -> str:
+    """A token as a label: line breaks and tabs made visible, a blank token as ␣."""
+    text = token.replace("\n", "↵").replace("\t", "⇥")
+    return text if text.strip() else text.replace(" ", "␣") or "∅"
+
+
+def cut(prompt: str) -> tuple[str, bool]:
+    """The prompt, cut to MAX_PROMPT_CHARS characters; and whether it was cut."""
+    return prompt[:MAX_PROMPT_CHARS], len(prompt) > MAX_PROMPT_CHARS
+
+
+def model_text(s: Settings) -> str:
+    """The text the model reads, after the learner-readable checks (PromptError): the
+    question on its own first in chat mode, so an empty question is not hidden by the
+    template."""
+    model = smollm()
+    model.encode(s.prompt, limit=PROMPT_TOKENS)
+    text = model.chat_prompt(s.prompt) if s.chat else s.prompt
+    model.encode(text, limit=PROMPT_TOKENS)
+    return text
+
+
+def stream(s: Settings, show_wait: Callable[[int], None]) -> Iterator[tuple[str, int, Step]]:
+    """Write with the shared queue: wait for the turn (``show_wait(ahead)`` while waiting),
+    then yield ``(text, n_prompt, step)`` per token as it is written."""
+    text = model_text(s)
+    model = smollm()
+    n_prompt = len(model.encode(text, limit=PROMPT_TOKENS))
+    with generation_queue().turn() as wait:
+        wait(show_wait)
+        for step in model.generate_steps(text, s.max_new_tokens, s.temperature, s.seed):
+            yield text, n_prompt, step
+
+
+def collect(s: Settings, text: str, n_prompt: int, steps: list[Step]) -> Written:
+    """The steps of a finished generation, packed for the page."""
+    model = smollm()
+    new = np.array([step.id for step in steps], dtype=np.int64)
+    ids = np.concatenate([model.encode(text, limit=PROMPT_TOKENS), new])
+    n_layers, n_heads = steps[0].attention.shape[:2]
+    rows = np.zeros((n_layers, n_heads, len(steps), len(ids) - 1), np.float32)
+    for k, step in enumerate(steps):
+        rows[:, :, k, : step.position] = step.attention
+    stopped = "eos" if new[-1] == model.eos_id else "length"
+    return Written(
+        settings=s,
+        text=text,
+        ids=ids,
+        tokens=tuple(model.token_text(i) for i in ids),
+        n_prompt=n_prompt,
+        rows=rows,
+        top_ids=np.stack([step.top_ids for step in steps]),
+        top_probs=np.stack([step.top_probs for step in steps]),
+        stopped=stopped,
+    )
+
+
+def prompt_rows(text: str, n_prompt: int) -> np.ndarray | None:
+    """(n_layers, n_heads, P - 1, P - 1): the prompt's own rows but the last (that one chose
+    the first new token: it is the first step's row), from the shared cached pass; None when
+    the prompt is longer than that pass takes."""
+    if n_prompt > RUN_TOKENS or n_prompt < 2:
+        return None
+    return decoder_run(text).attentions[:, :, :-1, :-1]
+
+
+def stack_rows(
+    before: np.ndarray | None, new: list[np.ndarray], first_new: int
+) -> tuple[np.ndarray, int]:
+    """One head's causal attention as a matrix, and the position of its first row: the
+    prompt's rows `before` (P - 1, P - 1) when kept, then the new tokens' rows `new` (row k,
+    the query at position first_new + k - 1, has first_new + k weights), all padded with
+    zeros to the last row's width."""
+    width = first_new + len(new) - 1
+    rows = [] if before is None else [np.pad(r, (0, width - len(r))) for r in before]
+    rows += [np.pad(r, (0, width - len(r))) for r in new]
+    return np.array(rows, dtype=np.float32), 0 if before is not None else first_new - 1
+
+
+def triangle(w: Written, layer: int, head: int) -> tuple[np.ndarray, int]:
+    """`stack_rows` for a finished generation."""
+    before = prompt_rows(w.text, w.n_prompt)
+    new = [w.rows[layer, head, k, : w.n_prompt + k] for k in range(w.n_new)]
+    return stack_rows(None if before is None else before[layer, head], new, w.n_prompt)
+
+
+def default_token(w: Written) -> int:
+    """The new token shown first: the first one with a quote mark in it (the default prompt's
+    closing quote), else the first."""
+    new = w.tokens[w.n_prompt :]
+    return next((k for k, t in enumerate(new) if '"' in t), 0)
+
+
+class Finished:
+    """The generations a first visit shows (the default, or a link's settings), shared by the
+    sessions of the process: a learner opening the page reads them instead of queueing.
+    At most `size`, the least recently used dropped first."""
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[Settings, Written] = OrderedDict()
+
+    def get(self, s: Settings) -> Written | None:
+        with self._lock:
+            if s in self._items:
+                self._items.move_to_end(s)
+            return self._items.get(s)
+
+    def put(self, w: Written) -> None:
+        with self._lock:
+            self._items[w.settings] = w
+            self._items.move_to_end(w.settings)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource
+def finished() -> Finished:
+    """The one store of first-visit generations of this server process."""
+    return Finished()

@@ -1,0 +1,279 @@
+"""The Generate page's controls and views: the prompt form and its settings (kept across page
+visits and mirrored in the URL, as ``attn_ui.controls`` does for the lesson settings), the
+text and triangle while the model writes, and the finished generation with a token picked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields, replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attn_ui import frame, widgets
+from attn_ui.compute import generate as gen
+from attn_ui.compute.decoder import MAX_NEW_TOKENS, smollm
+from attn_ui.figures import canvas_grid, heatmap
+from attn_ui.figures.matrix import matrix
+
+STORE = "gen"  # st.session_state["gen"]: the settings of the last generation, layer, head
+LAYERS, HEADS = 30, 9
+# name in the URL -> (Settings field or view setting, parse)
+URL = {
+    "prompt": ("prompt", lambda v: gen.cut(v)[0]),
+    "chat": ("chat", lambda v: {"True": True, "False": False}[v]),
+    "temperature": ("temperature", lambda v: _within(round(float(v), 1), 0.0, 2.0)),
+    "seed": ("seed", lambda v: _within(int(v), 0, 10_000)),
+    "max_new": ("max_new_tokens", lambda v: _within(int(v), 1, MAX_NEW_TOKENS)),
+    "layer": ("layer", lambda v: _within(int(v), 0, LAYERS - 1)),
+    "head": ("head", lambda v: _within(int(v), 0, HEADS - 1)),
+}
+VIEW_DEFAULTS = {"layer": gen.DEFAULT_LAYER, "head": gen.DEFAULT_HEAD}
+
+
+def _within(value, low, high):
+    if not low <= value <= high:
+        raise ValueError(value)
+    return value
+
+
+def store() -> dict:
+    """The page's kept settings; on a first visit, the defaults and the link's values."""
+    if STORE not in st.session_state:
+        found = {**asdict(gen.Settings()), **VIEW_DEFAULTS}
+        for name, (field, parse) in URL.items():
+            if name in st.query_params:
+                try:
+                    found[field] = parse(st.query_params[name])
+                except (ValueError, KeyError):
+                    st.warning(f"The link's value for {name} is not one the page offers; ignored.")
+        st.session_state[STORE] = found
+    return st.session_state[STORE]
+
+
+def settings() -> gen.Settings:
+    kept = store()
+    return gen.Settings(**{f.name: kept[f.name] for f in fields(gen.Settings)})
+
+
+def to_url() -> None:
+    """Mirror the kept settings in the URL: only what differs from the defaults, only writes
+    that change something (each write is a message to the browser)."""
+    kept, defaults = store(), {**asdict(gen.Settings()), **VIEW_DEFAULTS}
+    for name, (field, _) in URL.items():
+        value = kept[field]
+        if value != defaults[field]:
+            if st.query_params.get(name) != str(value):
+                st.query_params[name] = str(value)
+        elif name in st.query_params:
+            del st.query_params[name]
+
+
+def _seed(key: str, value) -> str:
+    """A form widget's key, started at the kept value (form widgets take no callbacks)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+    return key
+
+
+def prompt_form() -> gen.Settings | None:
+    """The prompt and the sampling settings, applied by Enter or the button. Returns the
+    settings when submitted (the prompt cut to MAX_PROMPT_CHARS, with a notice), else None."""
+    s = settings()
+    with st.form("gen_form", border=False, enter_to_submit=True):
+        prompt = st.text_input(
+            "Prompt (press Enter to write)",
+            key=_seed("gen_prompt", s.prompt),
+            help="The model continues this text. In chat mode it answers it as a question.",
+        )
+        c = st.columns([1.2, 1, 1, 1])
+        chat = c[0].toggle("Chat: answer it as a question", key=_seed("gen_chat", s.chat))
+        temperature = c[1].slider(
+            "Temperature (0 = greedy)",
+            0.0,
+            2.0,
+            step=0.1,
+            key=_seed("gen_temperature", s.temperature),
+        )
+        seed = c[2].number_input("Seed", 0, 10_000, step=1, key=_seed("gen_seed", s.seed))
+        max_new = c[3].slider(
+            "New tokens at most",
+            1,
+            MAX_NEW_TOKENS,
+            key=_seed("gen_max_new", s.max_new_tokens),
+        )
+        go = st.form_submit_button("Write", type="primary", key="gen_go")
+    if not go:
+        return None
+    text, was_cut = gen.cut(prompt)
+    if was_cut:
+        st.warning(
+            f"Your prompt has {len(prompt):,} characters; the first {len(text):,} are used.",
+            icon=":material/content_cut:",
+        )
+    new = replace(
+        s,
+        prompt=text,
+        chat=bool(chat),
+        temperature=round(float(temperature), 1),
+        seed=int(seed),
+        max_new_tokens=int(max_new),
+    )
+    store().update(asdict(new))
+    return new
+
+
+def head_picker() -> tuple[int, int]:
+    """Layer and query head of the triangle (they never write again)."""
+    kept = store()
+    c = st.columns(2)
+    layer = c[0].selectbox("Layer", range(LAYERS), **widgets.remembered("gen", "layer", 0))
+    head = c[1].selectbox(
+        "Query head",
+        range(HEADS),
+        format_func=lambda h: f"{h} (reads K/V head {h // 3})",
+        **widgets.remembered("gen", "head", 0),
+    )
+    if (kept.get("layer"), kept.get("head")) != (layer, head):  # e.g. a link's layer
+        kept.update(layer=layer, head=head)
+    return layer, head
+
+
+def waiting(place):
+    """The queue's `show`: the learner's place in line, in the placeholder."""
+
+    def show(ahead: int) -> None:
+        place.info(
+            f"Waiting for the model: {ahead} learner(s) ahead of you",
+            icon=":material/hourglass_top:",
+        )
+
+    return show
+
+
+def labels(tokens) -> list[str]:
+    return [gen.shown(t) for t in tokens]
+
+
+def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, title: str):
+    rows = labels(tokens[first : first + len(m)])
+    return heatmap.figure(
+        m,
+        rows,
+        labels(tokens[: m.shape[1]]),
+        title=title,
+        kind="weights",
+        show_numbers=False,
+    )
+
+
+def live(place, text: str, prompt_tokens, steps, layer: int, head: int, before) -> None:
+    """What the page shows while the model writes: the text so far and the growing triangle
+    (redrawn every token while small, every 8th beyond LIVE_CELLS cells)."""
+    model = smollm()
+    new = [s.id for s in steps]
+    tokens = [*prompt_tokens, *(s.token for s in steps)]
+    with place.container():
+        st.code(text + model.decode(new), language=None, wrap_lines=True)
+        st.caption(f"Writing: {len(steps)} token(s) so far.")
+        k = len(steps)
+        cells = len(tokens) ** 2
+        if cells <= gen.LIVE_CELLS or k % 8 == 1:
+            rows = [s.attention[layer, head] for s in steps]
+            b = None if before is None else before[layer, head]
+            m, first = gen.stack_rows(b, rows, len(prompt_tokens))
+            title = f"Causal attention, layer {layer}, head {head} (writing)"
+            fig = triangle_figure(m, first, tokens, layer, head, title)
+            canvas_grid.figure(fig, key=f"gen_live_{k}")
+
+
+def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:
+    """The finished generation: the text, the triangle, and the picked token's row."""
+    model = smollm()
+    n = w.n_new
+    ending = "it wrote its end token" if w.stopped == "eos" else "it reached the length asked"
+    st.code(w.text + w.written, language=None, wrap_lines=True)
+    s = w.settings
+    how = "greedy" if s.temperature == 0 else f"temperature {s.temperature:g}, seed {s.seed}"
+    st.caption(f"{n} token(s) written ({how}); it stopped because {ending}.")
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(text["The triangle"])
+        m, first = gen.triangle(w, layer, head)
+        if first:
+            st.caption(
+                f"Your prompt is {w.n_prompt} tokens: only the rows of the written tokens are "
+                "drawn (their queries are the token before each)."
+            )
+        rows = labels(w.tokens[first : first + len(m)])
+        matrix(
+            m,
+            rows,
+            labels(w.tokens[: m.shape[1]]),
+            name=f"Causal attention, layer {layer}, head {head}",
+            kind="weights",
+            show_numbers=False,
+            key="gen_triangle",
+        )
+    with right:
+        st.markdown(text["Where it looked"])
+        if st.session_state.get("gen_pick") not in range(n):
+            st.session_state["gen_pick"] = gen.default_token(w)
+        new = labels(w.tokens[w.n_prompt :])
+        pick = st.pills(
+            "Written tokens: pick one",
+            range(n),
+            format_func=lambda k: frame.quoted(new[k]),
+            key="gen_pick",
+            wrap=True,
+        )
+        if pick is None:
+            st.caption("Pick a written token to see where the model looked to choose it.")
+            return
+        looked(w, model, pick, layer, head)
+
+
+def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
+    """The row that chose new token `k`, and the five likeliest choices at that step."""
+    position = w.n_prompt + k
+    row = w.rows[layer, head, k, :position]
+    chosen, query = gen.shown(w.tokens[position]), gen.shown(w.tokens[position - 1])
+    matrix(
+        row[None, :],
+        [query],
+        labels(w.tokens[:position]),
+        name=f"Row of “{query}” (position {position - 1}), which chose “{chosen}”",
+        kind="weights",
+        show_numbers=False,
+        key="gen_row",
+    )
+    j = int(np.argmax(row))
+    st.caption(
+        f"Layer {layer}, head {head} put {row[j]:.2f} of this row's weight on "
+        f"“{gen.shown(w.tokens[j])}” (position {j})."
+    )
+    top = pd.DataFrame(
+        {
+            "token": [gen.shown(model.token_text(i)) for i in w.top_ids[k]],
+            "probability": w.top_probs[k],
+            "chosen": ["✓" if i == w.ids[position] else "" for i in w.top_ids[k]],
+        }
+    )
+    st.dataframe(top.style.format({"probability": "{:.3f}"}), hide_index=True, key="gen_top")
+
+
+def write(s: gen.Settings, queue_place, out, layer: int, head: int) -> gen.Written:
+    """Write with the shared queue, streaming into `out` as each token comes; the learner's
+    place in line shows in `queue_place` meanwhile. Raises the core's PromptError."""
+    model = smollm()
+    steps, before, prompt_tokens = [], None, []
+    prompt_text, n_prompt = "", 0
+    for prompt_text, n_prompt, step in gen.stream(s, waiting(queue_place)):
+        if not steps:  # our turn came: the line's message goes, the prompt's rows come
+            queue_place.empty()
+            prompt_tokens = [model.token_text(i) for i in model.encode(prompt_text, limit=None)]
+            before = gen.prompt_rows(prompt_text, n_prompt)
+        steps.append(step)
+        live(out, prompt_text, prompt_tokens, steps, layer, head, before)
+    return gen.collect(s, prompt_text, n_prompt, steps)

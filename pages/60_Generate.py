@@ -1,0 +1,36 @@
+"""Decoder: a real model (SmolLM2) writing after the learner's prompt, token by token, its
+causal attention growing a row per token."""
+
+import streamlit as st
+
+from attn_ui import frame
+from attn_ui import generate_view as view
+from attn_ui.compute import generate as gen
+from attn_ui.compute.decoder import MAX_NEW_TOKENS, PROMPT_TOKENS, smollm
+
+text = frame.page(__file__)
+smollm()  # loaded once per server, before the first widget
+st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
+asked = view.prompt_form()
+layer, head = view.head_picker()
+view.to_url()
+queue_place, out = st.empty(), st.empty()
+
+# write when asked; on a first visit, the kept settings' text (shared if already written)
+s = asked or (None if "gen_written" in st.session_state else view.settings())
+if s is not None:
+    done = None if asked else gen.finished().get(s)
+    if done is None:
+        with frame.stop_on_error(section=True):
+            done = view.write(s, queue_place, out, layer, head)
+            if not asked:
+                gen.finished().put(done)
+    if done is not None:
+        st.session_state["gen_written"] = done
+        st.session_state.pop("gen_pick", None)  # a new text: its default token first
+
+if "gen_written" in st.session_state:
+    with out.container():
+        view.written(st.session_state["gen_written"], layer, head, text)
+
+frame.footer(__file__)

@@ -1,0 +1,142 @@
+"""Decoder: the KV cache. What is kept (K and V, not Q), what one new token costs with it and
+without it (counted and measured), its memory against the context, and the same numbers."""
+
+import pandas as pd
+import streamlit as st
+
+from attn_core.labs import kv_cache as kv
+from attn_ui import frame, widgets
+from attn_ui.compute import kv_cache as compute
+from attn_ui.compute.decoder import MAX_PROMPT_CHARS, PROMPT_TOKENS, smollm
+from attn_ui.figures import lab_charts, panels, plots
+
+
+def mb(n: float) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 1e5 else f"{n / 1e3:,.1f} kB"
+
+
+text = frame.page(__file__)
+model = smollm()
+st.markdown(text["Your prompt"])
+typed = st.text_input(
+    "Your prompt",
+    help=f"At most {PROMPT_TOKENS} tokens.",
+    **widgets.remembered("kv", "prompt", st.query_params.get("prompt", compute.DEFAULT_PROMPT)),
+)
+prompt = typed[:MAX_PROMPT_CHARS]
+if len(typed) > MAX_PROMPT_CHARS:
+    st.warning(
+        f"Your prompt has {len(typed):,} characters; the first {MAX_PROMPT_CHARS:,} are used."
+    )
+if prompt != compute.DEFAULT_PROMPT:
+    st.query_params["prompt"] = prompt
+elif "prompt" in st.query_params:
+    del st.query_params["prompt"]
+with frame.stop_on_error():
+    check = compute.check(prompt)
+t = len(check.ids)
+s = compute.sizes()
+weights = mb(kv.weight_bytes(s))
+
+st.subheader("1. What is stored")
+st.markdown(frame.fill(text["What is stored"], t=t))
+shapes = pd.DataFrame(
+    {
+        "kept?": ["yes", "yes", "no: used once"],
+        "shape (layers, heads, T, head dim)": [
+            " × ".join(map(str, check.keys_shape)),
+            " × ".join(map(str, check.keys_shape)),
+            " × ".join(map(str, (s.n_layers, s.n_heads, t, s.head_dim))),
+        ],
+        "float32": [
+            mb(check.cache_bytes / 2),
+            mb(check.cache_bytes / 2),
+            mb(s.n_layers * s.n_heads * t * s.head_dim * 4),
+        ],
+    },
+    index=["K (keys, after RoPE)", "V (values)", "Q (queries)"],
+)
+st.dataframe(shapes, key="kv_shapes")
+
+st.subheader(f"2. One new token: token {t}")
+st.markdown(frame.fill(text["One new token"], t=t, weights=weights))
+cost = compute.costs(t)
+rows = {
+    "FLOPs (matrix products)": lambda c: f"{c.flops:,}",
+    "of which scores and weighted sums": lambda c: f"{c.attention_flops:,}",
+    "attention weights built, per layer": lambda c: mb(c.scores_bytes),
+    "K and V kept after the step": lambda c: mb(c.cache_bytes) if c.cache_bytes else "none",
+    "weights read": lambda c: mb(c.weight_bytes),
+}
+table = pd.DataFrame(
+    {
+        "with the cache": [f(cost["with"]) for f in rows.values()],
+        f"without (all {t} tokens again)": [f(cost["without"]) for f in rows.values()],
+    },
+    index=list(rows),
+)
+st.dataframe(table, key="kv_costs")
+ratio = cost["without"].flops / cost["with"].flops
+st.caption(f"Without the cache the step computes {ratio:.1f} times the FLOPs.")
+
+st.markdown(text["Measured"])
+wait_place = st.empty()
+timings = st.session_state.setdefault("kv_timings", {})
+if st.button("Time one step both ways", key="kv_measure", type="primary"):
+
+    def show(ahead: int) -> None:
+        wait_place.info(f"Waiting for the model: {ahead} learner(s) ahead of you")
+
+    timings[prompt] = compute.measure(check.ids, show)
+    wait_place.empty()
+if prompt in timings:
+    m = timings[prompt]
+    c = st.columns(3)
+    c[0].metric("With the cache", f"{m.cached_seconds * 1e3:.1f} ms")
+    c[1].metric(f"All {m.t} tokens again", f"{m.full_seconds * 1e3:.1f} ms")
+    c[2].metric("Faster with the cache", f"{m.speedup:.1f}×")
+
+st.subheader("3. Memory against the context")
+curves = compute.curves()
+per_token, full = kv.cache_bytes(s, 1), kv.cache_bytes(s, 8192)
+st.markdown(frame.fill(text["Memory"], per_token=mb(per_token), full=mb(full), weights=weights))
+weights_mb = kv.weight_bytes(s) / 1e6
+fig = plots.lines(
+    [
+        ("KV cache (float32)", curves["t"], curves["cache_mb"], None, "linear"),
+        ("the weights", curves["t"], [weights_mb] * len(curves["t"]), "#7f7f7f", "linear"),
+    ],
+    title="Memory of the KV cache against the context",
+    x_title="tokens in the context",
+    y_title="MB",
+    marks=[("your prompt", t, check.cache_bytes / 1e6, "#d62728")],
+)
+panels.chart(fig, "kv_memory")
+flops = lab_charts.loglog(
+    "FLOPs to read one more token",
+    "tokens in the context",
+    "FLOPs",
+    [
+        ("with the cache", curves["t"], curves["flops_with"], "solid"),
+        ("without (all again)", curves["t"], curves["flops_without"], "dash"),
+    ],
+)
+panels.chart(flops, "kv_flops")
+
+st.subheader("4. The same numbers")
+st.markdown(text["The same numbers"])
+cached_next, full_next = check.next_ids
+c = st.columns(2)
+c[0].metric("Largest |logit difference|", f"{check.max_difference:.1e}")
+c[1].metric(
+    "Next token, cached / full",
+    f"{model.token_text(cached_next)!r} / {model.token_text(full_next)!r}",
+)
+st.caption(
+    f"Over the {s.vocab_size:,} logits of the token after "
+    f"{model.token_text(int(check.ids[-1]))!r}; both ways choose the same next token."
+    if cached_next == full_next
+    else "The two ways choose different next tokens: the cache would be wrong."
+)
+
+frame.footer(__file__)

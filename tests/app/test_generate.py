@@ -1,0 +1,185 @@
+"""Generate page: SmolLM2 writes what `generate` writes, streamed through the shared queue; a
+layer, head or token change never writes again; bad prompts get a sentence."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from streamlit.testing.v1.element_tree import parse_tree_from_messages
+from streamlit.testing.v1.local_script_runner import LocalScriptRunner
+
+from attn_ui.compute import generate as gen
+from attn_ui.compute.decoder import generation_queue, smollm
+from tests.support.apptest import heatmap, load, rerun
+
+PAGE = "pages/60_Generate.py"
+
+
+def write(at, prompt: str, **settings):
+    """Type `prompt`, set the form's other widgets, press the button (Enter does the same)."""
+    at.text_input(key="gen_prompt").input(prompt)
+    for name, value in settings.items():
+        widget = {"chat": at.toggle, "seed": at.number_input}.get(name, at.slider)
+        widget(key=f"gen_{name}").set_value(value)
+    at.button(key="gen_go").click()
+    return rerun(at)
+
+
+def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
+    at = loaded(PAGE)
+    model = smollm()
+    g = model.generate(gen.DEFAULT_PROMPT, gen.DEFAULT_NEW_TOKENS)
+    assert at.code[0].value == gen.DEFAULT_PROMPT + g.text
+    w = at.session_state["gen_written"]
+    np.testing.assert_array_equal(w.ids, g.ids)
+    p = len(g.prompt_ids)
+    tri = heatmap(at, "Causal attention, layer 26, head 6")
+    t = len(g.ids) - 1  # the last token's row chose nothing yet
+    assert tri["m"].shape == (t, t) and tri["rows"][p] == gen.shown(g.tokens[p])
+    np.testing.assert_allclose(np.triu(tri["m"], 1), 0)  # the causal mask
+    np.testing.assert_allclose(tri["m"].sum(axis=1), 1, atol=1e-5)
+    prompt_run = model.run(gen.DEFAULT_PROMPT)
+    np.testing.assert_allclose(tri["m"][: p - 1, : p - 1], prompt_run.attentions[26, 6, :-1, :-1])
+    # the picked token is the closing quote; its row looks at the opening one
+    k = at.pills(key="gen_pick").value
+    assert '"' in g.new_tokens[k]
+    step = g.steps[k]
+    row = heatmap(at, "Row of")
+    np.testing.assert_allclose(row["m"][0], step.attention[26, 6], atol=1e-7)
+    opening = max(i for i in range(p) if '"' in g.tokens[i])
+    assert int(np.argmax(step.attention[26, 6])) == opening
+    assert step.attention[26, 6, opening] > 0.9
+    top = at.dataframe[-1].value
+    assert list(top["token"]) == [gen.shown(model.token_text(i)) for i in step.top_ids]
+    np.testing.assert_allclose(top["probability"], step.top_probs)
+
+
+def test_enter_writes_the_tokens_generate_writes_and_a_seed_repeats():
+    at = load(PAGE, timeout=300)
+    model = smollm()
+    write(at, "The cat sat on the", max_new=5)
+    np.testing.assert_array_equal(
+        at.session_state["gen_written"].ids, model.generate("The cat sat on the", 5).ids
+    )
+    write(at, "Once upon a time", max_new=4, temperature=1.2, seed=7)
+    sampled = model.generate("Once upon a time", 4, temperature=1.2, seed=7)
+    np.testing.assert_array_equal(at.session_state["gen_written"].ids, sampled.ids)
+    assert at.code[0].value == "Once upon a time" + sampled.text
+    assert "temperature 1.2, seed 7" in at.caption[0].value or any(
+        "temperature 1.2, seed 7" in c.value for c in at.caption
+    )
+
+
+def test_chat_mode_wraps_the_question():
+    at = load(PAGE, timeout=300)
+    write(at, "What is 2 + 2?", chat=True, max_new=3)
+    model = smollm()
+    g = model.generate(model.chat_prompt("What is 2 + 2?"), 3)
+    w = at.session_state["gen_written"]
+    np.testing.assert_array_equal(w.ids, g.ids)
+    assert w.text.startswith("<|im_start|>system") and "<|im_start|>assistant\n" in w.text
+
+
+def test_layer_head_and_token_changes_do_not_write_again():
+    at = load(PAGE, timeout=300)
+    w = at.session_state["gen_written"]
+    at.selectbox(key="gen_layer").set_value(0)
+    at.selectbox(key="gen_head").set_value(4)
+    rerun(at)
+    assert at.session_state["gen_written"] is w  # the same object: nothing was written
+    tri = heatmap(at, "Causal attention, layer 0, head 4")
+    p = w.n_prompt
+    np.testing.assert_allclose(tri["m"][p - 1 :, :], w.rows[0, 4])
+    at.pills(key="gen_pick").set_value(2)
+    rerun(at)
+    assert at.session_state["gen_written"] is w
+    row = heatmap(at, "Row of")
+    np.testing.assert_allclose(row["m"][0], w.rows[0, 4, 2, : p + 2])
+    assert at.query_params["layer"] == "0" and at.query_params["head"] == "4"
+
+
+BAD = {
+    "empty": ("", "Type a prompt"),
+    "blank": ("   ", "Type a prompt"),
+    "control": ("a bell \x07 rings", "control characters"),
+    "specials": ("<|im_start|><|im_end|>", "only special tokens"),
+    "too long": (" ".join(["word"] * 300), "at most 256"),
+}
+
+
+def test_bad_prompts_get_a_sentence_and_keep_the_last_text(subtests):
+    at = load(PAGE, timeout=300)
+    before = at.session_state["gen_written"]
+    for name, (prompt, words) in BAD.items():
+        with subtests.test(name):
+            write(at, prompt)
+            assert any(words in e.value for e in at.error), [e.value for e in at.error]
+            assert at.session_state["gen_written"] is before
+    with subtests.test("empty chat question"):
+        write(at, " ", chat=True)
+        assert any("Type a prompt" in e.value for e in at.error)
+
+
+def test_a_huge_paste_is_cut_with_a_notice():
+    at = load(PAGE, timeout=300)
+    write(at, "ab" * 2100)
+    assert any("4,200 characters; the first 4,000 are used" in w.value for w in at.warning)
+    assert any("at most 256" in e.value for e in at.error)  # 4,000 characters: still too long
+
+
+def test_a_link_sets_the_prompt_and_the_head():
+    at = load(
+        PAGE,
+        timeout=300,
+        query={"prompt": "Hello there", "max_new": "3", "layer": "2", "head": "8", "seed": "x"},
+    )
+    assert any("seed" in w.value for w in at.warning)  # a bad value is ignored, said so
+    np.testing.assert_array_equal(
+        at.session_state["gen_written"].ids, smollm().generate("Hello there", 3).ids
+    )
+    heatmap(at, "Causal attention, layer 2, head 8")
+
+
+@pytest.fixture
+def runners(monkeypatch):
+    """Every script runner AppTest starts, to read a page's messages while it still runs."""
+    started = []
+    init = LocalScriptRunner.__init__
+
+    def keep(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        started.append(self)
+
+    monkeypatch.setattr(LocalScriptRunner, "__init__", keep)
+    return started
+
+
+def shown_while_running(runner) -> list[str]:
+    """The info boxes of the messages the page has sent so far."""
+    return [i.value for i in parse_tree_from_messages(list(runner.forward_msgs())).info]
+
+
+def test_a_learner_behind_another_sees_their_place(runners):
+    at = load(PAGE, timeout=300)
+    at.text_input(key="gen_prompt").input("Two learners")
+    at.slider(key="gen_max_new").set_value(2)
+    at.button(key="gen_go").click()
+    q = generation_queue()
+    seen: list[str] = []
+    with q.turn() as wait:  # another learner holds the line
+        wait(lambda ahead: None)
+        page = threading.Thread(target=at.run)
+        page.start()
+        for _ in range(100_000):
+            if runners and any("learner" in m for m in shown_while_running(runners[-1])):
+                seen = shown_while_running(runners[-1])
+                break
+            page.join(0.01)
+    page.join(300)
+    assert "Waiting for the model: 1 learner(s) ahead of you" in seen
+    assert not at.exception and not at.info  # the message went when the turn came
+    np.testing.assert_array_equal(
+        at.session_state["gen_written"].ids, smollm().generate("Two learners", 2).ids
+    )

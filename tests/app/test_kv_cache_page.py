@@ -1,0 +1,81 @@
+"""KV cache page: the shapes of a real cache, the counts of attn_core.labs.kv_cache, the memory
+curve, the cached step equal to a full pass, timing through the queue, bad prompts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_core.labs import kv_cache as kv
+from attn_ui.compute import kv_cache as compute
+from attn_ui.compute.decoder import smollm
+from tests.support.apptest import chart, load, rerun, series
+
+PAGE = "pages/62_KV_cache.py"
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_defaults_show_the_cache_the_counts_and_the_proof(loaded):
+    at = loaded(PAGE)
+    model = smollm()
+    check = kv.check_cache(model, model.encode(compute.DEFAULT_PROMPT))
+    t = len(check.ids)
+    shapes = at.dataframe[0].value
+    assert list(shapes.iloc[:, 1]) == [f"30 × 3 × {t} × 64"] * 2 + [f"30 × 9 × {t} × 64"]
+    assert list(shapes.iloc[:, 0]) == ["yes", "yes", "no: used once"]
+    sizes = kv.DecoderSizes.from_config(model.config)
+    costs = at.dataframe[1].value
+    flops = [int(v.replace(",", "")) for v in costs.iloc[0]]
+    assert flops == [kv.step_cost(sizes, t, cached=c).flops for c in (True, False)]
+    assert metric(at, "Largest |logit difference|") == f"{check.max_difference:.1e}"
+    assert check.max_difference < 1e-3
+    a, b = check.next_ids
+    assert a == b
+    assert metric(at, "Next token, cached / full") == (
+        f"{model.token_text(a)!r} / {model.token_text(b)!r}"
+    )
+    memory = chart(at, "Memory of the KV cache")
+    np.testing.assert_allclose(
+        series(memory, "KV cache (float32)"),
+        [kv.cache_bytes(sizes, int(n)) / 1e6 for n in compute.CONTEXTS],
+    )
+    assert series(memory, "KV cache (float32)", "x")[-1] == 8192
+    both = chart(at, "FLOPs to read one more token")
+    np.testing.assert_allclose(series(both, "with the cache"), compute.curves()["flops_with"])
+
+
+def test_timing_both_ways_in_the_queue():
+    at = load(PAGE, timeout=300)
+    assert not [m for m in at.metric if m.label == "With the cache"]
+    at.button(key="kv_measure").click()
+    rerun(at)
+    for label in ("With the cache", "Faster with the cache"):
+        assert float(metric(at, label).split()[0].rstrip("×")) > 0
+    assert not at.info  # nobody was ahead: no waiting message stays
+
+
+def test_a_new_prompt_changes_the_cache_and_bad_prompts_get_a_sentence(subtests):
+    at = load(PAGE, timeout=300)
+    at.text_input(key="kv_prompt").input("One two three")
+    rerun(at)
+    t = len(smollm().encode("One two three")) + 1
+    assert at.dataframe[0].value.iloc[0, 1] == f"30 × 3 × {t} × 64"
+    assert at.query_params["prompt"] == "One two three"
+    bad = {
+        "empty": ("", "Type a prompt"),
+        "control": ("tab\x0b", "control characters"),
+        "specials": ("<|im_end|>", "only special tokens"),
+        "too long": ("word " * 300, "at most 256"),
+    }
+    for name, (prompt, words) in bad.items():
+        with subtests.test(name):
+            at.text_input(key="kv_prompt").input(prompt)
+            rerun(at)
+            assert any(words in e.value for e in at.error), [e.value for e in at.error]
+            assert not at.metric  # the page stops before any number
+    with subtests.test("huge paste"):
+        at.text_input(key="kv_prompt").input("ab" * 2500)
+        rerun(at)
+        assert any("the first 4,000 are used" in w.value for w in at.warning)

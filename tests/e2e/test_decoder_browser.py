@@ -1,0 +1,79 @@
+"""The decoder pages in a real browser: Generate streams its tokens as they are written; the
+KV cache page draws its charts; both at phone width."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from attn_ui.compute import kv_cache
+from tests.support.browser import heatmaps, open_page, shot, wait_chart, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+FIRST_RUN = 240_000  # a first visit writes the default text (24 tokens) unless already written
+WRITING = re.compile(r"Writing: (\d+) token\(s\) so far")
+COUNT = """() => {
+    const t = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
+        .map(e => e.innerText).find(s => s.startsWith('Writing: '));
+    return t ? Number(t.match(/\\d+/)[0]) : 0;
+}"""
+
+
+def written_so_far(pg: Page, more_than: int) -> int:
+    """Wait until the page, still writing, shows more than `more_than` tokens; that count."""
+    pg.wait_for_function(f"() => ({COUNT})() > {more_than}", timeout=120_000)
+    return pg.evaluate(COUNT)
+
+
+def test_enter_streams_the_tokens_one_by_one(page, app_url):
+    """Enter in the prompt box starts the writing; the count of tokens grows on screen in at
+    least two steps before the end, and the finished text and triangle follow."""
+    open_page(page, app_url, "Generate", timeout_ms=FIRST_RUN)
+    box = page.get_by_role("textbox", name="Prompt (press Enter to write)")
+    box.fill("The little robot opened the door and")
+    box.press("Enter")
+    first = written_so_far(page, 0)
+    second = written_so_far(page, first)
+    assert 1 <= first < second
+    expect(page.get_by_text(re.compile(r"\d+ token\(s\) written"))).to_be_visible(timeout=120_000)
+    wait_idle(page, 120_000)
+    expect(page.get_by_text(WRITING)).to_have_count(0)
+    expect(page.get_by_text("The little robot opened the door and").first).to_be_visible()
+    titles = [f["title"] for f in heatmaps(page)]
+    assert any(t.startswith("Causal attention, layer 26, head 6   (") for t in titles), titles
+    shot(page, "decoder_generate_written")
+
+
+def test_kv_cache_page_draws_its_charts(page, app_url):
+    """The memory and FLOPs charts are drawn, one point per context length, and the proof
+    shows the same next token both ways."""
+    open_page(page, app_url, "KV_cache", timeout_ms=FIRST_RUN)
+    n = len(kv_cache.CONTEXTS)
+    wait_chart(page, "Memory of the KV cache", f"g._fullData[0].x.length === {n}")
+    wait_chart(page, "FLOPs to read one more token", f"g._fullData[1].x.length === {n}")
+    expect(page.get_by_text("The cache after your 23 tokens")).to_be_visible()
+    expect(page.get_by_text("both ways choose the same next token")).to_be_visible()
+    shot(page, "decoder_kv_cache")
+
+
+@pytest.mark.parametrize("path", ["Generate", "KV_cache"])
+def test_decoder_pages_at_phone_width(browser, app_url, path):
+    """At 390 px each page draws without an error and its figures fit the screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+        if path == "Generate":
+            expect(pg.get_by_text(re.compile(r"\d+ token\(s\) written"))).to_be_visible(
+                timeout=120_000
+            )
+            wait_idle(pg, 120_000)
+            figs = heatmaps(pg)
+            assert figs and all(0 < f["width"] <= 390 for f in figs)
+        else:
+            wait_chart(pg, "Memory of the KV cache", "g._fullData[0].x.length > 0")
+        expect(pg.locator("[data-testid='stException']")).to_have_count(0)
+        shot(pg, f"decoder_{path}_390")
+    finally:
+        ctx.close()
