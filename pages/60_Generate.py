@@ -33,4 +33,7 @@ if "gen_written" in st.session_state:
     with out.container():
         view.written(st.session_state["gen_written"], layer, head, text)
 
+with st.expander("Inside each block: RMSNorm and SwiGLU"):
+    st.markdown(text["Inside each block"])
+
 frame.footer(__file__)

@@ -66,26 +66,25 @@ class TurnQueue:
     @contextmanager
     def turn(self, poll: float = 0.25) -> Iterator[Callable[[Callable[[int], None]], None]]:
         """Join the line; the body calls ``wait(show)`` to block until it may run, ``show``
-        being called with the number ahead whenever it changes (and every `poll` s, so a
-        Streamlit page can notice a learner who left). Leaves the line on exit, however the
-        body ends (finished, an error, or Streamlit stopping the script)."""
+        being called with the number ahead when someone leaves the line and at least every
+        `poll` s. On a Streamlit page ``show`` draws into a placeholder, and drawing is where
+        Streamlit stops the script of a learner who has left: so a learner who closes the
+        tab while waiting leaves the line within `poll` s instead of holding a place.
+        Leaves the line on exit, however the body ends (finished, an error, or Streamlit
+        stopping the script)."""
         with self._cv:
             ticket = next(self._tickets)
             self._line.append(ticket)
 
         def wait(show: Callable[[int], None]) -> None:
-            shown = None
             while True:
                 with self._cv:
                     ahead = max(0, self._line.index(ticket) - self.slots + 1)
-                    if ahead == 0:
-                        return
-                    if ahead != shown:
-                        shown = ahead
-                    else:
-                        self._cv.wait(poll)
-                        continue
-                show(ahead)  # outside the lock: it may draw on the page, or be stopped
+                if ahead == 0:
+                    return
+                show(ahead)  # outside the lock: it draws on the page, or finds it stopped
+                with self._cv:
+                    self._cv.wait(poll)  # woken when someone leaves, or after `poll` s
 
         try:
             yield wait
