@@ -18,6 +18,9 @@ Prints, in one run:
 4. a 20-token greedy generation: ours ``model.generate(prompt, 20)`` (which also keeps each
    step's attention row) against ``model.generate(ids, max_new_tokens=20, do_sample=False)``
    with its default (sdpa) attention; both must write the same ids.
+5. the floor: each new token reads every weight matrix once (the 30 blocks and the 49,152 x
+   576 output head: 538 MB of float32), so one token cannot take less than those bytes over
+   this machine's streaming read rate on one thread (``bench_model.stream_read_gbs``).
 
 Ours and theirs alternate in rounds (median of all runs), so a busy machine slows both alike.
 NumPy's BLAS and torch are both held to one thread (threadpoolctl, torch.set_num_threads).
@@ -42,6 +45,7 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from attn_core.pretrained import load_smollm  # noqa: E402
 from attn_core.pretrained.smollm import KVCache  # noqa: E402
+from bench.bench_model import stream_read_gbs  # noqa: E402
 
 PROMPT = "The trophy did not fit in the suitcase because it was too big. It"
 ROUNDS = 3
@@ -216,6 +220,14 @@ def main() -> None:
             f"\n20-token greedy generation ({len(ids)}-token prompt, same ids both), ms: "
             f"ours {r['ours']:.0f}, transformers generate {r['theirs']:.0f}, "
             f"ours/theirs {r['ours'] / r['theirs']:.2f} (goal <= 0.5)"
+        )
+        gbs = stream_read_gbs()
+        weight_mb = sum(w.nbytes for w in ours.weights.values()) / 1e6
+        floor_ms = weight_mb / 1e3 / gbs * 1e3
+        print(
+            f"\nfloor: {weight_mb:.0f} MB of weights read per token at {gbs:.1f} GB/s "
+            f"(one thread, streaming read) = {floor_ms:.1f} ms a token; 20 tokens >= "
+            f"{20 * floor_ms:.0f} ms, which is {20 * floor_ms / r['theirs']:.2f} of transformers'"
         )
     print(
         f"\nload average {' '.join(f'{a:.2f}' for a in os.getloadavg())}; torch {torch.__version__}"
