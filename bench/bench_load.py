@@ -11,7 +11,11 @@ moves the heads or temperature slider, and waits for the rerun to finish.
 3. websocket learners for N = 1, 10, 50, 100: p50/p95 latency (rerun sent -> script
    finished), errors, server CPU and resident memory (from /proc); N = 1 clicks faster
    (see `active_phase`) so that its p95 is measured, not the largest of a dozen;
-4. idle sessions: resident memory per extra open session.
+4. idle sessions: resident memory per extra open session;
+5. with ``--generators K``: of each N learners, K are on /Generate and, every 2 to 4 s,
+   submit a new prompt for SmolLM2 to continue (20 tokens, greedy). Generations take turns
+   in the page's per-process queue; the figures are the other N - K learners' latencies,
+   to be held against one learner alone, and the generators' own (queue wait included).
 
 Run: `.venv/bin/python bench/bench_load.py` (about 6 minutes; `--quick` for a smoke run).
 """
@@ -76,13 +80,14 @@ def pct(xs: list[float], q: float) -> float:
 # --- websocket learners ------------------------------------------------------------------
 
 
-async def open_sessions(base: str, n: int, stats: Stats) -> list[Session]:
-    """n sessions, each with its first page run done; at most 5 connect at a time."""
+async def open_sessions(base: str, n: int, stats: Stats, generators: int = 0) -> list[Session]:
+    """n sessions, each with its first page run done; at most 5 connect at a time. The first
+    `generators` of them open /Generate."""
     gate = asyncio.Semaphore(5)
 
     async def one(i: int) -> Session | None:
         async with gate:
-            s = Session(base, PAGES[i % 2])
+            s = Session(base, "Generate" if i < generators else PAGES[i % 2])
             try:
                 run = await s.connect()
             except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
@@ -113,17 +118,41 @@ async def learner(
             return
 
 
-async def active_phase(base: str, pid: int, n: int, seconds: float) -> str:
-    """N learners for `seconds`. One learner alone thinks 0.2 to 0.5 s instead of 2 to 4 s:
-    the server is idle between its clicks either way, and the single-session p95 that the
-    others are held against then rests on about 100 interactions instead of a dozen."""
-    stats = Stats()
-    sessions = await open_sessions(base, n, stats)
+async def generator(s: Session, seed: int, until: float, stats: Stats) -> None:
+    """A learner on /Generate: a new prompt every 2 to 4 s, 20 tokens, greedy."""
+    rng = random.Random(seed)
+    s.stage("gen_max_new", 20)
+    s.stage("gen_temperature", 0.0)
+    while True:
+        think = rng.uniform(2.0, 4.0)
+        if time.monotonic() + think >= until:
+            return
+        await asyncio.sleep(think)
+        s.stage("gen_prompt", sentence(rng))
+        try:
+            stats.record(await s.set("gen_go", True))
+        except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
+            stats.errors.append(f"generate: {type(exc).__name__}: {exc}")
+            return
+
+
+async def active_phase(base: str, pid: int, n: int, seconds: float, generators: int = 0) -> str:
+    """N learners for `seconds`, `generators` of them writing with SmolLM2. One learner alone
+    thinks 0.2 to 0.5 s instead of 2 to 4 s: the server is idle between its clicks either
+    way, and the single-session p95 that the others are held against then rests on about
+    100 interactions instead of a dozen."""
+    stats, gen_stats = Stats(), Stats()
+    sessions = await open_sessions(base, n, stats, generators)
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
     until = t0 + seconds
     think = (0.2, 0.5) if n == 1 else (2.0, 4.0)
-    tasks = [learner(s, 1000 * n + i, until, stats, think) for i, s in enumerate(sessions)]
-    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 180)
+    tasks = [
+        generator(s, 1000 * n + i, until, gen_stats)
+        if s.page == "Generate"
+        else learner(s, 1000 * n + i, until, stats, think)
+        for i, s in enumerate(sessions)
+    ]
+    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 300)
     wall = time.monotonic() - t0
     cpu = (cpu_seconds(pid) - cpu0) / wall * 100
     rss = rss_mb(pid)
@@ -136,6 +165,15 @@ async def active_phase(base: str, pid: int, n: int, seconds: float) -> str:
     )
     for e in stats.errors[:3]:
         line += f"\n        error: {e}"
+    if generators:
+        g = gen_stats.latencies
+        line = line.replace(f"N={n:<4d}", f"N={n} ({generators} generating), the others:")
+        line += (
+            f"\n        generators: {len(g)} generations of 20 tokens, p50 {pct(g, 0.5):.0f} ms "
+            f"p95 {pct(g, 0.95):.0f} ms (queue wait included), errors {len(gen_stats.errors)}"
+        )
+        for e in gen_stats.errors[:3]:
+            line += f"\n        error: {e}"
     return line
 
 
@@ -293,7 +331,7 @@ def compare(name: str, seen: dict, mine: dict) -> str:
 # --- main ----------------------------------------------------------------------------------
 
 
-async def main(quick: bool, ns: list[int] | None, browsers: bool) -> None:
+async def main(quick: bool, ns: list[int] | None, browsers: bool, generators: int = 0) -> None:
     with serving() as (base, proc):
         print(f"server pid {proc.pid} on {base}; load {load_1min():.2f}", flush=True)
         for page in PAGES if browsers else ():
@@ -302,6 +340,9 @@ async def main(quick: bool, ns: list[int] | None, browsers: bool) -> None:
             print(await browser_phase(base, n, 2 if quick else 4), flush=True)
         for n in ns or ((1, 10) if quick else (1, 10, 50, 100)):
             print(await active_phase(base, proc.pid, n, 10 if quick else 40), flush=True)
+            if generators and n > generators:
+                line = await active_phase(base, proc.pid, n, 10 if quick else 40, generators)
+                print(line, flush=True)
         print(await idle_phase(base, proc.pid, 10 if quick else 100), flush=True)
 
 
@@ -310,5 +351,8 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="small N and short phases")
     ap.add_argument("--n", type=int, nargs="*", help="only these N (default 1 10 50 100)")
     ap.add_argument("--no-browser", action="store_true", help="skip validation and browsers")
+    ap.add_argument(
+        "--generators", type=int, default=0, help="also run each N with this many on /Generate"
+    )
     a = ap.parse_args()
-    asyncio.run(main(a.quick, a.n, not a.no_browser))
+    asyncio.run(main(a.quick, a.n, not a.no_browser, a.generators))

@@ -4,14 +4,13 @@ The cases are written by tests/fixtures/make_backward_reference.py: F.scaled_dot
 forward, ``out.backward(d_output)``, float64, masks and weights in our conventions.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import attn_core
+from tests.support import reference
+from tests.support.reference import case
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "backward_reference.npz"
 SDPA = [
     "plain",
     "mask",
@@ -29,13 +28,7 @@ TOL = {"rtol": 1e-10, "atol": 1e-10}
 
 @pytest.fixture(scope="module")
 def ref():
-    with np.load(FIXTURE) as data:
-        return {key: data[key] for key in data.files}
-
-
-def case(ref, name):
-    prefix = name + "__"
-    return {key[len(prefix) :]: value for key, value in ref.items() if key.startswith(prefix)}
+    return reference.load("backward_reference.npz")
 
 
 def test_fixture_holds_every_case(ref):

@@ -5,14 +5,13 @@ F.scaled_dot_product_attention and nn.MultiheadAttention, in float64, with masks
 and weights already converted to our conventions (see that script).
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import attn_core
+from tests.support import reference
+from tests.support.reference import case
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "torch_reference.npz"
 SDPA = [
     "sdpa_plain",
     "sdpa_mask",
@@ -28,13 +27,7 @@ TOL = {"rtol": 1e-6, "atol": 1e-6}
 
 @pytest.fixture(scope="module")
 def ref():
-    with np.load(FIXTURE) as data:
-        return {key: data[key] for key in data.files}
-
-
-def case(ref, name):
-    prefix = name + "__"
-    return {key[len(prefix) :]: value for key, value in ref.items() if key.startswith(prefix)}
+    return reference.load("torch_reference.npz")
 
 
 def test_fixture_holds_every_case(ref):

@@ -119,6 +119,14 @@ class Session:
         t0 = await self.send(key, value)
         return await asyncio.wait_for(self._collect(t0), self.timeout_s)
 
+    def stage(self, key: str, value) -> None:
+        """Change one widget without a rerun, as typing into a form's box does: it is sent
+        with the next rerun (a form's submit button)."""
+        wid, kind = self.widgets[key]
+        w = WidgetState(id=wid)
+        KINDS[kind](w, value)
+        self.states[wid] = w
+
     async def send(self, key: str, value) -> float:
         """Change one widget without waiting; returns the time sent (for `finish`)."""
         wid, kind = self.widgets[key]
