@@ -15,12 +15,21 @@ relabels it as TCP, so asyncio sets TCP_NODELAY on each connection it accepts.
 
 from __future__ import annotations
 
-import socket
-import sys
-import warnings
+import os
 
-from streamlit.web import cli
-from streamlit.web.server.starlette import starlette_server
+# One BLAS thread per computation: a server runs many learners' scripts at once, and a
+# generation's matrix-vector products on every core starved the others' reruns (measured
+# with bench/bench_load.py --generators 10: the others' p95 119 ms with two BLAS threads,
+# 93 ms with one). Set before NumPy is imported (streamlit imports it).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import socket  # noqa: E402
+import sys  # noqa: E402
+import warnings  # noqa: E402
+
+from streamlit.web import cli  # noqa: E402
+from streamlit.web.server.starlette import starlette_server  # noqa: E402
 
 
 def tcp_socket(sock: socket.socket) -> socket.socket:

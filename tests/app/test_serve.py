@@ -75,3 +75,19 @@ def test_serve_runs_streamlit_on_the_given_script(monkeypatch, streamlit_bind):
     seen.clear()
     serve.main(["--server.port", "9"])
     assert seen["argv"] == ["streamlit", "run", "app.py", "--server.port", "9"]
+
+
+def test_serve_holds_blas_to_one_thread_unless_told_otherwise():
+    """A generation's products on every core starved the other learners (bench_load); the
+    server runs one BLAS thread per computation, and an operator's setting still wins."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import os, serve; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.stdout.strip() == "1"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.stdout.strip() == "2"
