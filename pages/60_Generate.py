@@ -7,6 +7,7 @@ from attn_ui import frame
 from attn_ui import generate_view as view
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import MAX_NEW_TOKENS, PROMPT_TOKENS, smollm
+from attn_ui.compute.decoder_worker import GenerationInterrupted
 
 text = frame.page(__file__)
 smollm()  # loaded once per server, before the first widget
@@ -22,9 +23,13 @@ if s is not None:
     done = None if asked else gen.finished().get(s)
     if done is None:
         with frame.stop_on_error(section=True):
-            done = view.write(s, queue_place, out, layer, head)
-            if not asked:
-                gen.finished().put(done)
+            try:
+                done = view.write(s, queue_place, out, layer, head)
+            except GenerationInterrupted as lost:  # its process died: say so, keep the page
+                st.warning(str(lost), icon=":material/replay:")
+            else:
+                if not asked:
+                    gen.finished().put(done)
     if done is not None:
         st.session_state["gen_written"] = done
         st.session_state.pop("gen_pick", None)  # a new text: its default token first

@@ -94,6 +94,14 @@ class TurnQueue:
                 self._cv.notify_all()
 
 
+@st.cache_resource(show_spinner=False)
+def generation_worker():
+    """The process that runs this server's generations (``decoder_worker``)."""
+    from attn_ui.compute.decoder_worker import DecoderWorker
+
+    return DecoderWorker()
+
+
 @st.cache_resource
 def generation_queue() -> TurnQueue:
     """The one queue of this server process."""

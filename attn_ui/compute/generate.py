@@ -24,6 +24,7 @@ from attn_ui.compute.decoder import (
     RUN_TOKENS,
     decoder_run,
     generation_queue,
+    generation_worker,
     smollm,
 )
 
@@ -112,7 +113,8 @@ def stream(s: Settings, show_wait: Callable[[int], None]) -> Iterator[tuple[str,
     n_prompt = len(model.encode(text, limit=PROMPT_TOKENS))
     with generation_queue().turn() as wait:
         wait(show_wait)
-        for step in model.generate_steps(text, s.max_new_tokens, s.temperature, s.seed):
+        worker = generation_worker()  # its own process: see decoder_worker
+        for step in worker.generate_steps(text, s.max_new_tokens, s.temperature, s.seed):
             yield text, n_prompt, step
 
 

@@ -1,0 +1,56 @@
+"""Generations in their own process: the same tokens as in-process, a cancel that frees the
+child for the next request, bad input as the core's message, and a killed child reported."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_core.pretrained import load_smollm
+from attn_core.pretrained.smollm import PromptError
+from attn_ui.compute.decoder_worker import DecoderWorker, GenerationInterrupted
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = DecoderWorker()
+    yield w
+    w.close()
+
+
+def test_the_child_writes_what_the_model_writes(worker):
+    steps = list(worker.generate_steps("The capital of France is", 6))
+    here = load_smollm().generate("The capital of France is", 6)
+    assert [s.id for s in steps] == list(here.new_ids)
+    np.testing.assert_allclose(steps[-1].attention, here.steps[-1].attention, atol=1e-6)
+    assert worker.pid is not None and worker.pid > 0
+
+
+def test_a_learner_who_leaves_cancels_and_the_next_request_is_answered(worker):
+    stream = worker.generate_steps("Once upon a time", 40)
+    first = next(stream)
+    stream.close()  # what Streamlit does to a stopped script's generator
+    assert first.position > 0
+    again = [s.id for s in worker.generate_steps("The sky is", 4)]
+    assert again == list(load_smollm().generate("The sky is", 4).new_ids)
+
+
+def test_bad_input_comes_back_as_the_cores_message(worker):
+    with pytest.raises(PromptError, match="control characters"):
+        list(worker.generate_steps("bell \x07", 3))
+
+
+def test_a_killed_child_is_reported_and_replaced():
+    w = DecoderWorker()
+    try:
+        stream = w.generate_steps("Once upon a time", 40)
+        next(stream)
+        w._proc.kill()
+        with pytest.raises(GenerationInterrupted, match="Press Write again"):
+            for _ in stream:
+                pass
+        assert [s.id for s in w.generate_steps("The sky is", 2)] == list(
+            load_smollm().generate("The sky is", 2).new_ids
+        )
+    finally:
+        w.close()
