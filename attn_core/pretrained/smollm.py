@@ -484,7 +484,9 @@ class SmolLM:
 
 
 def _is_control(c: str) -> bool:
-    return c not in "\n\t\r" and unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")
+    """A control character (a bell, an escape, a NUL) or a lone surrogate; line breaks and
+    tabs are text, and so are format characters such as the zero-width joiner of emoji."""
+    return c not in "\n\t\r" and unicodedata.category(c) in ("Cc", "Cs")
 
 
 def _count(n, name: str) -> int:

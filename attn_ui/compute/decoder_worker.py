@@ -31,7 +31,6 @@ class GenerationInterrupted(RuntimeError):
 
 def _work(conn) -> None:
     """The child: one model, requests one at a time, a cancel honoured between tokens."""
-    from attn_core.errors import AttentionInputError
     from attn_core.pretrained import load_smollm
 
     model = load_smollm()
@@ -54,8 +53,8 @@ def _work(conn) -> None:
                     break
             else:
                 conn.send((rid, "done", None))
-        except AttentionInputError as err:
-            conn.send((rid, "error", err))
+        except Exception as err:  # noqa: BLE001 -- sent back and raised in the server
+            conn.send((rid, "error", err))  # (a prompt's PromptError becomes the page's message)
 
 
 class DecoderWorker:

@@ -22,7 +22,9 @@ def test_the_child_writes_what_the_model_writes(worker):
     steps = list(worker.generate_steps("The capital of France is", 6))
     here = load_smollm().generate("The capital of France is", 6)
     assert [s.id for s in steps] == list(here.new_ids)
-    np.testing.assert_allclose(steps[-1].attention, here.steps[-1].attention, atol=1e-6)
+    # float32 in two processes whose BLAS may split the sums differently: the tolerance of
+    # the reference comparison
+    np.testing.assert_allclose(steps[-1].attention, here.steps[-1].attention, atol=1e-5)
     assert worker.pid is not None and worker.pid > 0
 
 

@@ -252,5 +252,6 @@ def test_bad_generation_settings_get_a_clear_message(model, kwargs, words):
         model.generate("Hello", **kwargs)
 
 
-def test_tabs_and_newlines_are_fine(model):
+def test_tabs_newlines_and_emoji_joiners_are_fine(model):
     assert model.run("a\tb\nc").n_tokens >= 3
+    assert model.run("I code: \U0001f469\u200d\U0001f4bb").n_tokens >= 4  # woman technologist
