@@ -230,12 +230,18 @@ def sentence_box(help: str = SENTENCE_HELP, *, note: bool = False) -> LessonSett
 
 
 def sidebar(
-    *, heads: bool = False, mask: bool = True, sentence: bool = True, defaults: dict | None = None
+    *,
+    heads: bool = False,
+    mask: bool = True,
+    sentence: bool = True,
+    defaults: dict | None = None,
+    note: bool = True,
 ) -> LessonSettings:
     """Draw the shared controls and return the settings they hold: the sentence box here in
     the page, right above the figures it changes (on a phone the sidebar starts closed), and
     the rest in the sidebar. sentence=False: the page draws `sentence_box` itself.
-    defaults: the page's own start for settings the learner has not chosen (see `current`)."""
+    defaults: the page's own start for settings the learner has not chosen (see `current`).
+    note=False: the page says itself whose weights it shows (`weights_note`)."""
     page = {"defaults": defaults}
     if sentence:
         sentence_input()
@@ -272,7 +278,7 @@ def sidebar(
         _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1, **page)
         _control(st.toggle, "numbers on cells", "show_numbers", **page)
         _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
-    if sentence:
+    if sentence and note:
         weights_note(current(defaults))
     return _to_url(current(defaults))
 

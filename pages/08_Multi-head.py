@@ -7,7 +7,7 @@ from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures import panels
 
 text = frame.page(__file__)
-s = controls.sidebar(heads=True, defaults={"weights": "random"})  # heads of the toy weights
+s = controls.sidebar(heads=True, defaults={"weights": "random"}, note=False)  # toy heads
 if s.weights == "pretrained":
     st.warning(
         "This page builds its heads from the toy weights. Choose **Random** or "

@@ -95,3 +95,11 @@ def test_the_default_head_does_what_its_note_says(sentence):
     assert max(a[i, i + 1] for i in ahead) >= 0.4
     allowed = attn_core.causal_mask(len(a))
     assert np.mean(np.where(allowed, a, 0).sum(axis=1)) < 0.6  # the mask removes most of it
+
+
+def test_multi_head_says_once_why_its_heads_are_near_uniform():
+    at = load("pages/08_Multi-head.py")
+    notes = [
+        c.value for c in at.caption if "drawn at random" in c.value or "nearly uniform" in c.value
+    ]
+    assert len(notes) == 1 and "Model explorer" in notes[0]
