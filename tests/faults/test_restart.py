@@ -60,7 +60,7 @@ def _type_restart_and_carry_on(base: str, restart) -> dict:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
-        pg.goto(f"{base}/Overview")
+        pg.goto(f"{base}/Overview?weights=random")  # the heads slider: random weights
         pg.wait_for_selector("input[aria-label='Your sentence']", timeout=120_000)
         box = pg.get_by_role("textbox", name="Your sentence")
         box.fill(SENTENCE)
