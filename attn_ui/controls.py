@@ -7,14 +7,17 @@ draws it, because Streamlit deletes the state of widgets a page does not draw.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 import streamlit as st
 
-from attn_ui import registry
+from attn_ui import frame, registry
 
 DEFAULT_SENTENCE = "The cat sat on the mat because the cat was tired."
 MAX_SENTENCE_CHARS = 500  # the core caps tokens at 64; this only stops huge pastes early
+SENTENCE_CUT = "lesson_sentence_cut"  # session key: the length of the last paste that was cut
+REWRITTEN = "lesson_sentence_rewritten"  # session key: the box's text was cut or joined
 
 WEIGHT_SOURCES = {
     "similarity": "Similarity (Q = K = V = X)",
@@ -34,7 +37,7 @@ class LessonSettings:
     sentence: str = DEFAULT_SENTENCE
     d_model: int = 8
     d_k: int = 4
-    weights: str = "random"
+    weights: str = "pretrained"  # a real head that visibly chooses (random is near uniform)
     seed: int = 0
     mask: str = "none"
     n_pad: int = 1
@@ -43,15 +46,15 @@ class LessonSettings:
     temperature: float = 1.0
     show_numbers: bool = True
     columns: bool = False  # show the by-hand layout (tokens as columns)
-    layer: int = 0
-    head: int = 0
+    layer: int = 1  # MiniLM's layer 1, head 8: it looks one token ahead (lessons/weights.md)
+    head: int = 8
 
 
 D_MODELS = (2, 4, 8, 16, 32, 64)
 D_KS = (1, 2, 4, 8, 16, 32, 64)
 # Settings a link may carry (?sentence=...&heads=4&mask=causal), with what each accepts.
 URL_SETTINGS = {
-    "sentence": lambda v: v[:MAX_SENTENCE_CHARS],
+    "sentence": lambda v: clean_sentence(v)[:MAX_SENTENCE_CHARS],
     "d_model": lambda v: _pick(int(v), D_MODELS),
     "d_k": lambda v: _pick(int(v), D_KS),
     "weights": lambda v: _pick(v, tuple(WEIGHT_SOURCES)),
@@ -68,6 +71,12 @@ URL_SETTINGS = {
 }
 
 
+def clean_sentence(text: str) -> str:
+    """One line: every line break becomes a space (a paste of several lines, an old link
+    whose sentence holds %0A)."""
+    return re.sub(r"\r\n|\r|\n", " ", text)
+
+
 def _flag(value: str) -> bool:
     if value not in ("True", "False"):
         raise ValueError(value)
@@ -80,6 +89,12 @@ def _pick(value, allowed):
     return value
 
 
+# Before the lessons opened on a real head, a link without `weights` meant the seeded random
+# ones, and one with weights=pretrained meant layer 0, head 0: such links keep their meaning.
+RANDOM_ONLY = ("d_model", "d_k", "seed", "n_heads")  # settings only the toy weights read
+OLD_DEFAULTS = {"weights": "random", "layer": 0, "head": 0}
+
+
 def _from_url() -> dict:
     """Settings from the page's URL on a first visit; values out of range are ignored."""
     found = {}
@@ -89,15 +104,27 @@ def _from_url() -> dict:
                 found[name] = parse(st.query_params[name])
             except ValueError:
                 st.warning(f"The link's value for {name} is not one the app offers; ignored.")
+    if "weights" not in st.query_params and any(n in st.query_params for n in RANDOM_ONLY):
+        found["weights"] = OLD_DEFAULTS["weights"]  # an old link, made for the random weights
+    if found.get("weights") == "pretrained":
+        for name in ("layer", "head"):
+            if name not in st.query_params:
+                found[name] = OLD_DEFAULTS[name]
     return found
 
 
-def current() -> LessonSettings:
-    """The learner's settings: defaults, or the link's, on a first visit."""
+def current(defaults: dict | None = None) -> LessonSettings:
+    """The learner's settings: defaults, or the link's, on a first visit.
+
+    defaults : a page's own starting values for settings the learner has not chosen (the
+    masking page starts from the causal mask); they are not stored, so other pages keep theirs.
+    """
     if "lesson" not in st.session_state:
         st.session_state["lesson"] = _from_url()
-    stored = st.session_state["lesson"]
-    return LessonSettings(**{f.name: stored.get(f.name, f.default) for f in fields(LessonSettings)})
+    stored, page = st.session_state["lesson"], defaults or {}
+    return LessonSettings(
+        **{f.name: stored.get(f.name, page.get(f.name, f.default)) for f in fields(LessonSettings)}
+    )
 
 
 def update(**values) -> None:
@@ -113,24 +140,46 @@ def open_in_lessons(**values) -> None:
     st.switch_page(registry.page("overview").path)
 
 
-def _bind(name: str, options: list | None = None) -> dict:
+def _bind(name: str, options: list | None = None, defaults: dict | None = None) -> dict:
     """Widget kwargs that start from and write back to the shared settings.
 
     The widget starts at the setting through `value`/`index` rather than by writing its
     session-state key, so a value the browser sends wins (see `_control`).
     """
     key = f"lesson_w_{name}"
-    settings = current()  # on a first visit this reads the URL into the shared settings
+    value = getattr(current(defaults), name)  # a first visit reads the URL into the settings
 
     def keep() -> None:
+        if name == "sentence":  # a callback may rewrite its widget: the box shows the cut text
+            text = _cut_sentence(st.session_state[key])
+            if text != st.session_state[key]:
+                st.session_state[key] = text
+                st.session_state[REWRITTEN] = True
         st.session_state.setdefault("lesson", {})[name] = st.session_state[key]
 
-    value = st.session_state["lesson"].get(name, getattr(settings, name))
+    if name == "sentence" and st.session_state.pop(REWRITTEN, False):
+        return {"key": key, "on_change": keep}  # the rewritten value is the start
     start = {"index": options.index(value)} if options is not None else {"value": value}
     return {"key": key, "on_change": keep, **start}
 
 
-def _control(widget, label: str, name: str, *args, options: list | None = None, **kwargs):
+def _cut_sentence(text: str) -> str:
+    """The sentence on one line and at most MAX_SENTENCE_CHARS long; a cut is remembered
+    for the notice under the box (`sentence_input`)."""
+    text = clean_sentence(text)
+    st.session_state[SENTENCE_CUT] = len(text) if len(text) > MAX_SENTENCE_CHARS else None
+    return text[:MAX_SENTENCE_CHARS]
+
+
+def _control(
+    widget,
+    label: str,
+    name: str,
+    *args,
+    options: list | None = None,
+    defaults: dict | None = None,
+    **kwargs,
+):
     """Draw one shared control and make the settings hold what it shows.
 
     Usually the two already agree (`keep` runs on every change). They differ on the first
@@ -140,40 +189,60 @@ def _control(widget, label: str, name: str, *args, options: list | None = None, 
     """
     if options is not None:
         args = (options, *args)
-    value = widget(label, *args, **_bind(name, options), **kwargs)
-    if value != getattr(current(), name):
+    value = widget(label, *args, **_bind(name, options, defaults), **kwargs)
+    if name == "sentence":
+        value = _cut_sentence(value) if len(value) > MAX_SENTENCE_CHARS else clean_sentence(value)
+    if value != getattr(current(defaults), name):
         st.session_state["lesson"][name] = value
     return value
 
 
-SENTENCE_HELP = "Up to 64 tokens. Each token becomes one row of X."
+SENTENCE_HELP = (
+    "Press Enter to apply. Up to 64 tokens; each token becomes one row of X. "
+    f"A longer paste is cut to {MAX_SENTENCE_CHARS} characters."
+)
 
 
 def sentence_input(help: str = SENTENCE_HELP) -> None:
-    _control(
-        st.text_area,
-        "Your sentence",
-        "sentence",
-        max_chars=MAX_SENTENCE_CHARS,
-        height=80,
-        help=help,
-    )
+    """One line that applies on Enter (a phone's Go): a text area took Enter as a new line.
+
+    No `max_chars`: the browser would drop a longer paste without a word. It is cut here,
+    and the notice says so."""
+    _control(st.text_input, "Your sentence", "sentence", help=help)
+    cut = st.session_state.get(SENTENCE_CUT)
+    if cut:
+        st.warning(
+            f"Your text had {cut} characters: the box keeps the first {MAX_SENTENCE_CHARS}. "
+            "The lessons read at most 64 tokens; shorten it to choose what stays."
+        )
 
 
-def sentence_box(help: str = SENTENCE_HELP) -> LessonSettings:
+def sentence_box(help: str = SENTENCE_HELP, *, note: bool = False) -> LessonSettings:
     """The sentence box where it is drawn, then the settings, mirrored in the URL.
 
     For a page that draws it inside an ``st.fragment`` with the figures: typing reruns
     only that fragment (the overview, bench/bench_app.py). `help`: the box's tooltip, for
     a page whose model reads the sentence with other limits (the decoder pages)."""
     sentence_input(help)
+    if note:  # the lesson's weights (not a decoder page's model): say whose they are
+        weights_note(current())
     return _to_url(current())
 
 
-def sidebar(*, heads: bool = False, mask: bool = True, sentence: bool = True) -> LessonSettings:
+def sidebar(
+    *,
+    heads: bool = False,
+    mask: bool = True,
+    sentence: bool = True,
+    defaults: dict | None = None,
+    note: bool = True,
+) -> LessonSettings:
     """Draw the shared controls and return the settings they hold: the sentence box here in
     the page, right above the figures it changes (on a phone the sidebar starts closed), and
-    the rest in the sidebar. sentence=False: the page draws `sentence_box` itself."""
+    the rest in the sidebar. sentence=False: the page draws `sentence_box` itself.
+    defaults: the page's own start for settings the learner has not chosen (see `current`).
+    note=False: the page says itself whose weights it shows (`weights_note`)."""
+    page = {"defaults": defaults}
     if sentence:
         sentence_input()
     with st.sidebar:
@@ -183,29 +252,57 @@ def sidebar(*, heads: bool = False, mask: bool = True, sentence: bool = True) ->
             "weights",
             options=list(WEIGHT_SOURCES),
             format_func=WEIGHT_SOURCES.get,
+            **page,
         )
-        s = current()
+        s = current(defaults)
         if s.weights != "pretrained":
-            _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS)
+            _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS, **page)
         if s.weights == "random":
-            _control(st.select_slider, "d_k (query/key size)", "d_k", D_KS)
-            _control(st.number_input, "seed", "seed", 0, 10_000, step=1)
+            _control(st.select_slider, "d_k (query/key size)", "d_k", D_KS, **page)
+            d_k_note(current(defaults))
+            _control(st.number_input, "seed", "seed", 0, 10_000, step=1, **page)
         if s.weights == "pretrained":
-            _control(st.slider, "layer", "layer", 0, 5)
-            _control(st.slider, "head", "head", 0, 11)
+            _control(st.slider, "layer", "layer", 0, 5, **page)
+            _control(st.slider, "head", "head", 0, 11, **page)
         if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
-            _control(st.slider, "heads", "n_heads", 1, 8)
+            _control(st.slider, "heads", "n_heads", 1, 8, **page)
         if mask:
-            _control(st.selectbox, "Mask", "mask", options=list(MASKS), format_func=MASKS.get)
-            s = current()
+            _control(
+                st.selectbox, "Mask", "mask", options=list(MASKS), format_func=MASKS.get, **page
+            )
+            s = current(defaults)
             if s.mask == "padding":
-                _control(st.slider, "padding tokens at the end", "n_pad", 0, 8)
+                _control(st.slider, "padding tokens at the end", "n_pad", 0, 8, **page)
             if s.mask == "window":
-                _control(st.slider, "window: neighbours on each side", "window", 0, 8)
-        _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1)
-        _control(st.toggle, "numbers on cells", "show_numbers")
-        _control(st.toggle, "by-hand layout (tokens as columns)", "columns")
-    return _to_url(current())
+                _control(st.slider, "window: neighbours on each side", "window", 0, 8, **page)
+        _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1, **page)
+        _control(st.toggle, "numbers on cells", "show_numbers", **page)
+        _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
+    if sentence and note:
+        weights_note(current(defaults))
+    return _to_url(current(defaults))
+
+
+def d_k_note(s: LessonSettings) -> None:
+    """What a d_k above d_model means: allowed, but it adds no information."""
+    if s.d_k > s.d_model:
+        st.caption(frame.fill(frame.lesson("weights")["d_k above d_model"], **_sizes(s)))
+
+
+def _sizes(s: LessonSettings) -> dict[str, str]:
+    return {"d_k": str(s.d_k), "d_model": str(s.d_model)}
+
+
+def weights_note(s: LessonSettings) -> None:
+    """One line under the sentence box: whose weights the figures show, and what to expect
+    of them (a real head chooses; random ones are nearly uniform)."""
+    text = frame.lesson("weights")
+    if s.weights == "pretrained":
+        known = (s.layer, s.head) == (LessonSettings.layer, LessonSettings.head)
+        note = text["The default real head" if known else "A real head"]
+        st.caption(frame.fill(note, layer=str(s.layer), head=str(s.head)))
+    else:
+        st.caption(text["Random weights" if s.weights == "random" else "Similarity weights"])
 
 
 def _to_url(s: LessonSettings, params=None) -> LessonSettings:

@@ -34,14 +34,22 @@ def total(v: float, decimals: int = 2) -> str:
 
 
 def dot_sum(q_row, k_row, score: float, *, max_terms: int | None = None, newline="\n") -> str:
-    """'0.50×1.20 + (−0.30)×0.40 + … = 0.48', four products per line."""
+    """'0.50×1.20 + (−0.30)×0.40 + … = 0.48', four products per line.
+
+    The sum printed is the sum of the products as shown (of the rounded factors), so the line
+    adds up; when the unrounded score rounds differently, it follows in brackets."""
     terms = [f"{factor(a)}×{factor(b)}" for a, b in zip(q_row, k_row, strict=True)]
+    shown = sum(float(f"{a:.2f}") * float(f"{b:.2f}") for a, b in zip(q_row, k_row, strict=True))
+    end = f" = {total(shown)}"
+    if total(shown) != total(score):
+        end += f" ({total(score)} from the unrounded numbers)"
     if max_terms is not None and len(terms) > max_terms:
         terms = [*terms[:max_terms], f"… ({len(terms) - max_terms} more products)"]
+        end = f" = {total(score)}"  # not every product is shown: the score itself
     lines = [
         " + ".join(terms[i : i + TERMS_PER_LINE]) for i in range(0, len(terms), TERMS_PER_LINE)
     ]
-    return f"{newline}+ ".join(lines) + f" = {total(score)}"
+    return f"{newline}+ ".join(lines) + end
 
 
 def dot_hover(q: np.ndarray, k: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -134,9 +142,9 @@ def softmax_table(steps: softmax_facts.SoftmaxSteps, tokens: Sequence[str], *, k
 def parts_table(
     parts: np.ndarray, weights_row: np.ndarray, z_row: np.ndarray, tokens, features, *, key: str
 ) -> None:
-    """Rows a_j v_j per key (the weight in the label), then their sum and the engine's row."""
+    """Rows a_j v_j per key (the weight in the label), then their sum and the row of Z = A V."""
     names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
     df = pd.DataFrame(parts, index=names, columns=list(features))
     df.loc["sum of the rows above"] = weighted_sum.row_sums(parts.T)  # sum over the keys
-    df.loc["Z row (the engine)"] = z_row
+    df.loc["that row of Z = A V"] = z_row
     st.dataframe(df.round(4), key=key, height=table_height(len(df)))

@@ -57,7 +57,7 @@ def server_times(script: str, widget: str, settings: dict) -> list[float]:
     at.run()
     times = []
     for i in range(N):
-        box = at.text_area(key=widget) if widget.startswith("lesson") else at.text_input[0]
+        box = at.text_input(key=widget) if widget.startswith("lesson") else at.text_input[0]
         box.input(sentence(i))
         t0 = time.perf_counter()
         at.run()
@@ -163,7 +163,7 @@ def main() -> None:
     print("\nBrowser: keypress -> first figure updated / whole page updated (headless Chromium)")
     firsts, dones = {}, {}
     for name, script, path, label, submit in (
-        ("overview (32 tokens, 4 heads)", "app.py", OVERVIEW_URL, "Your sentence", "Control+Enter"),
+        ("overview (32 tokens, 4 heads)", "app.py", OVERVIEW_URL, "Your sentence", "Enter"),
         ("bare page (one 32x32 heatmap)", "bench/bare_page.py", "", "Your sentence", "Enter"),
     ):
         with serving(script=script) as (url, _):

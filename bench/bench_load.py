@@ -234,7 +234,7 @@ async def browser_type(pg, text: str) -> float:
     box = pg.get_by_role("textbox", name="Your sentence")
     await box.fill(text)
     t0 = time.perf_counter()
-    await box.press("Control+Enter")
+    await box.press("Enter")
     await pg.wait_for_function(WAIT_TOKENS, arg=[text, 0], timeout=120_000, polling=50)
     return time.perf_counter() - t0
 

@@ -123,7 +123,7 @@ def browser_times(url: str, page: str, n: int, seed: int) -> tuple[list[float], 
             box.fill(s)
             pg.wait_for_timeout(300)  # let the browser settle after filling the box
             t0 = time.perf_counter()
-            box.press("Control+Enter")
+            box.press("Enter")
             pg.wait_for_function(UPDATED, arg=[0, word], polling="raf", timeout=60_000)
             t1 = time.perf_counter() - t0
             pg.wait_for_function(PAGE_DONE, arg=[old, word], polling="raf", timeout=60_000)

@@ -53,7 +53,7 @@ class Figures:
 
 @st.fragment
 def pipeline() -> None:
-    s = controls.sentence_box()
+    s = controls.sentence_box(note=True)
     with frame.stop_on_error():
         run = compute.lesson_run(s, multi=s.n_heads > 1)
     t, tok = run.trace, run.tokens

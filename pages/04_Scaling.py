@@ -4,10 +4,24 @@ from dataclasses import replace
 
 import streamlit as st
 
+from attn_core.by_hand.exercises import DIFFICULTIES, SPECS
 from attn_core.labs import scaling
 from attn_ui import compute, controls, frame, notices, step_tables
+from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures import panels, scaling_charts
 from attn_ui.figures.matrix import matrix
+
+
+def on_paper() -> dict[str, str]:
+    """The d_k of the by-hand sheets, read from where they are made."""
+    classic = len(EXAMPLE["w_q"])  # W_Q of the worked example is d_k x d_model
+    by_level = {level: SPECS[level].d_k for level in DIFFICULTIES}
+    sheets = ", ".join(
+        f"{lo} ({level})" if lo == hi else f"{lo} to {hi} ({level})"
+        for level, (lo, hi) in by_level.items()
+    )
+    return {"classic": str(classic), "root": f"{classic**0.5:.3f}", "sheets": sheets}
+
 
 text = frame.page(__file__)
 s = controls.sidebar(mask=False)
@@ -62,6 +76,8 @@ summary = step_tables.summary_table(
 c = st.columns([1, 1.4])
 c[0].dataframe(summary, key="scl_summary", width="stretch")
 c[1].caption(text["Reading the table"])
+
+st.caption(frame.fill(text["On paper"], **on_paper()))
 
 st.subheader("3. As d_k grows: random queries and keys with unit-variance entries")
 n_keys = max(len(tok), 2)

@@ -16,7 +16,8 @@ with frame.stop_on_error():
 t, tok, tau = run.trace, run.tokens, run.trace.temperature
 notices.warn_tokens(tok)
 
-st.subheader("1. Row by row: scores in, distributions out")
+what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
+st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
 c = st.columns([1, 1, 0.5])
 with c[0]:
     panels.square(t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in")
@@ -26,22 +27,21 @@ with c[1]:
         t.weights, tok, s, name=name, by_hand="A (columns sum to 1)", key="sm_a", kind="weights"
     )
 with c[2]:
-    what = "column" if s.columns else "row"
     st.markdown(f"**Every {what} sums to 1**")
     step_tables.sums_table(
         {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
     )
 
 st.subheader("2. One query up close")
-i = widgets.pick_token(tok, label="Query token (row of A)", key="sm_query", default=1)
+i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)
 row = softmax_facts.softmax_steps(t, i)
 c = st.columns(2)
 with c[0]:
-    fig = bars.row_bars(row.divided, tok, title=f"Scores of row {i}, ÷ τ", y_title="s / τ")
+    fig = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
     panels.chart(fig, "sm_scores_bars")
 with c[1]:
     fig = bars.row_bars(
-        row.weights, tok, title=f"Weights of row {i}", y_title="weight", y_range=(0, 1.1)
+        row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
     )
     panels.chart(fig, "sm_weights_bars")
 st.markdown(frame.fill(text["The max trick"], total=f"{row.total:.4f}"))
@@ -50,7 +50,7 @@ step_tables.softmax_table(row, tok, key="sm_steps")
 st.subheader("3. Temperature: sharper or flatter")
 taus = sorted({*SWEEP, tau})
 sweep = softmax_facts.temperature_sweep(t.masked[i], taus)
-title = f"Weights of row {i} at several temperatures"
+title = f"Weights of {what} {i} at several temperatures"
 panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
 st.caption(text["Temperature"])
 

@@ -9,8 +9,60 @@ from attn_ui import compute, controls, frame, notices, step_tables, tables, widg
 from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.figures import panels
 
+
+def right_and_wrong(t, scaled, mask, tok, s, text) -> None:
+    """Section 2: the softmax with M added before it (the trace `t`), against zeroing the
+    weights after the softmax of the unmasked `scaled` scores."""
+    wrong = masking.mask_after_softmax(scaled, mask, s.temperature)
+    st.subheader("2. Right way against wrong way")
+    c = st.columns(2)
+    with c[0]:
+        st.markdown("**Right:** add M *before* the softmax")
+        panels.square(
+            t.weights,
+            tok,
+            s,
+            name="softmax(S/√d_k + M)",
+            kind="weights",
+            by_hand="softmax by column (+ Mᵀ)",
+            key="mask_right",
+        )
+    with c[1]:
+        st.markdown("**Wrong:** softmax first, *then* set masked weights to 0")
+        panels.square(
+            wrong,
+            tok,
+            s,
+            name="softmax(S/√d_k), masked → 0",
+            kind="weights",
+            by_hand="column softmax, masked → 0",
+            key="mask_wrong",
+        )
+
+    what = "column" if s.columns else "row"
+    c = st.columns([0.8, 1.2])
+    with c[0]:
+        st.markdown(frame.fill(text["Sum of each row"], what=what))
+        sums = {
+            "right way": weighted_sum.row_sums(t.weights),
+            "wrong way": weighted_sum.row_sums(wrong),
+        }
+        step_tables.sums_table(sums, tok, key="mask_sums")
+    with c[1]:
+        v_cols = tables.features(t.d_v, "v")
+        panels.per_token(
+            t.output,
+            tok,
+            v_cols,
+            s,
+            name="Z = softmax(S/√d_k + M) V",
+            by_hand="Z = V A",
+            key="mask_z",
+        )
+
+
 text = frame.page(__file__)
-s = controls.sidebar()
+s = controls.sidebar(defaults={"mask": "causal"})  # the page opens on a mask that shows
 with frame.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
     tok = base.tokens
@@ -21,50 +73,12 @@ with frame.stop_on_error():
 c = st.columns(2)
 with c[0]:
     m = masking.additive_mask(mask)
-    panels.square(m, tok, s, name="M (0 = may attend, −∞ = masked)", by_hand="Mᵀ", key="mask_m")
-with c[1], frame.stop_on_error():  # a row with nothing allowed: say which, never NaN
+    name = "M (0 = may attend, −∞ = masked)"
+    panels.square(m, tok, s, name=name, by_hand="Mᵀ", key="mask_m", kind="mask")
+t = None  # stays None when a row has nothing allowed
+with c[1], frame.stop_on_error(section=True):  # say which row, never NaN; the rest still draws
     t = masked_trace(base.trace, mask, s.temperature)
     panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
-wrong = masking.mask_after_softmax(base.trace.scaled, mask, s.temperature)
-
-st.subheader("2. Right way against wrong way")
-c = st.columns(2)
-with c[0]:
-    st.markdown("**Right:** add M *before* the softmax")
-    panels.square(
-        t.weights,
-        tok,
-        s,
-        name="softmax(S/√d_k + M)",
-        kind="weights",
-        by_hand="softmax by column (+ Mᵀ)",
-        key="mask_right",
-    )
-with c[1]:
-    st.markdown("**Wrong:** softmax first, *then* set masked weights to 0")
-    panels.square(
-        wrong,
-        tok,
-        s,
-        name="softmax(S/√d_k), masked → 0",
-        kind="weights",
-        by_hand="column softmax, masked → 0",
-        key="mask_wrong",
-    )
-
-what = "column" if s.columns else "row"
-c = st.columns([0.8, 1.2])
-with c[0]:
-    st.markdown(frame.fill(text["Sum of each row"], what=what))
-    sums = {
-        "right way": weighted_sum.row_sums(t.weights),
-        "wrong way": weighted_sum.row_sums(wrong),
-    }
-    step_tables.sums_table(sums, tok, key="mask_sums")
-with c[1]:
-    v_cols = tables.features(t.d_v, "v")
-    panels.per_token(
-        t.output, tok, v_cols, s, name="Z = softmax(S/√d_k + M) V", by_hand="Z = V A", key="mask_z"
-    )
-
+if t is not None:
+    right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
 frame.footer(__file__)

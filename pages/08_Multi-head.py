@@ -7,7 +7,7 @@ from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures import panels
 
 text = frame.page(__file__)
-s = controls.sidebar(heads=True)
+s = controls.sidebar(heads=True, defaults={"weights": "random"}, note=False)  # toy heads
 if s.weights == "pretrained":
     st.warning(
         "This page builds its heads from the toy weights. Choose **Random** or "
@@ -30,6 +30,8 @@ if s.temperature != 1.0:
     st.info(text["One temperature for every head"])
 
 st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
+if s.weights == "random":
+    st.caption(text["Random heads"])
 st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
 view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
 if view == "Each head":

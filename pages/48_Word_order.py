@@ -12,9 +12,12 @@ from attn_ui.figures.matrix import matrix
 ORDERS = {"reversed": "Reversed", "shuffled": "Shuffled (seeded)"}
 
 text = frame.page(__file__)
-s = controls.sidebar(mask=False)
+s = controls.sidebar(mask=False, defaults={"weights": "random"})  # X without positions
+toy = "random" if s.weights == "pretrained" else s.weights  # MiniLM's X has positions in it
 with frame.stop_on_error():
-    run = compute.lesson_run(replace(s, mask="none"))  # the argument holds without a mask
+    run = compute.lesson_run(replace(s, mask="none", weights=toy))  # holds without a mask
+if toy != s.weights:
+    st.info(text["A real head"])
 t, tok = run.trace, run.tokens
 notices.warn_tokens(tok)
 how = st.radio("New order", list(ORDERS), format_func=ORDERS.get, horizontal=True, key="order_how")

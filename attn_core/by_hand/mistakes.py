@@ -111,7 +111,7 @@ def _scale_mistakes(t: HandTrace) -> list[Mistake]:
         Mistake(
             "no_scale",
             "Forgot to scale",
-            f"These are the scores themselves: scale "
+            f"These numbers come from the unscaled scores K^T Q: scale them "
             f"first ({rule}), then raise {t.base} to the scaled score.",
             {"scaled": t.scores, **downstream(t, t.scores)},
         )

@@ -58,8 +58,8 @@ def parse_scores(text: str, max_count: int = MAX_SCORES) -> np.ndarray:
     Commas, semicolons and spaces separate the numbers; the typographic minus is accepted.
     Raises AttentionInputError, with a sentence that says what to change, for text that
     is not a number, NaN or infinity, fewer than 2 or more than `max_count` scores, or a
-    score beyond +-MAX_ABS_SCORE. Messages name a score by position and never repeat the
-    learner's text (a page shows them as Markdown).
+    score beyond +-MAX_ABS_SCORE. Messages name a score by position (s0 first, as the lab's
+    table does) and never repeat the learner's text (a page shows them as Markdown).
     """
     if not isinstance(text, str):
         raise AttentionInputError(f"Scores must be typed as text, got {type(text).__name__}.")
@@ -70,19 +70,19 @@ def parse_scores(text: str, max_count: int = MAX_SCORES) -> np.ndarray:
             f"2, 1, 0.5, -1 (you typed {len(parts)})."
         )
     values = []
-    for n, part in enumerate(parts, start=1):
+    for n, part in enumerate(parts):  # s0, s1, ...: as the page's table names them
         try:
             v = float(part)
         except ValueError:
             v = math.nan
         if not math.isfinite(v):  # "nan", "inf" and "1e999" parse, but are no scores
             raise AttentionInputError(
-                f"Score {n} is not a finite number. Use numbers such as 2, -0.5 or 1e-3, "
+                f"Score s{n} is not a finite number. Use numbers such as 2, -0.5 or 1e-3, "
                 "separated by commas."
             )
         if abs(v) > MAX_ABS_SCORE:
             raise AttentionInputError(
-                f"Score {n} is {v:g}; keep every score between -{MAX_ABS_SCORE:g} and "
+                f"Score s{n} is {v:g}; keep every score between -{MAX_ABS_SCORE:g} and "
                 f"{MAX_ABS_SCORE:g} (beyond that the weights are already 0 or 1)."
             )
         values.append(v)

@@ -51,9 +51,17 @@ def preview(ex: Exercise) -> None:
     st.markdown("\n".join(f"- {plain(line)}" for line in attn_sheets.rules(ex)))
 
 
+def file_stem(settings: dict, *, seed: str | None = None) -> str:
+    """'attention_by_hand_easy_plain_seed_0007': a teacher's downloads of several sheets
+    never share a name. The scale rule is named when it is not the default (floor)."""
+    rule = "" if settings.get("scale_rule", "floor") == "floor" else f"_{settings['scale_rule']}"
+    seed = f"seed_{settings['seed']:04d}" if seed is None else seed
+    return f"attention_by_hand_{settings['difficulty']}_{settings['variant']}{rule}_{seed}"
+
+
 def downloads(paper: str, settings: dict) -> None:
     """Five buttons: template and key PDFs, student and key workbooks, givens CSV."""
-    stem = f"attention_by_hand_seed_{settings['seed']:04d}"
+    stem = file_stem(settings)
     files = (
         ("template", f"Template PDF ({paper})", f"{stem}_template_{paper}.pdf", PDF),
         ("key", f"Answer key PDF ({paper})", f"{stem}_key_{paper}.pdf", PDF),
@@ -100,7 +108,7 @@ def class_set(paper: str, settings: dict) -> None:
         st.download_button(
             f"Class set ZIP ({len(data) // 1024} KB)",
             data,
-            file_name=f"attention_by_hand_class_{first:04d}_{count}.zip",
+            file_name=f"{file_stem(settings, seed=f'class_{first:04d}_{count}')}.zip",
             mime=ZIP,
             key="sheets_dl_zip",
             on_click="ignore",

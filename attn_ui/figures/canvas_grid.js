@@ -9,13 +9,15 @@
 // The pixel rules live here, as they depend on the width the page gives a figure:
 // - rows are 12 to 24 px, all of them labelled, up to 66 rows (64 tokens, [CLS], [SEP]);
 //   a longer axis (384 model features) gets 600 px in all and a label every few rows;
+// - columns are at least 2 px wide: a figure whose columns need more than its box scrolls
+//   sideways, and its title says so (never a blur that looks like fewer columns);
 // - columns are at most 80 px wide; their labels stand upright when they fit, else are
 //   turned, 9 px apart at least (every k-th when the cells are narrower);
 // - numbered features ("f0", "f1", ...) are labelled like a ruler: every 1, 2, 5, 10, ...
 // - numbers go on cells at least 14 px high and as wide as the number.
 
 const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, MAX_LABELLED = 66;
-const MAX_CELL_W = 80, TURNED_GAP_PX = 9, RULER_GAP_PX = { cols: 48, rows: 16 };
+const MAX_CELL_W = 80, MIN_COL_PX = 2, TURNED_GAP_PX = 9, RULER_GAP_PX = { cols: 48, rows: 16 };
 const FONT_PX = 12, TITLE_PX = 15, TITLE_LINE_PX = 19, BAR_PX = 10, MAX_LABEL_PX = 200;
 const INK = "#262730", MUTED = "#808495", MASKED = "#f0f2f6";
 
@@ -47,6 +49,12 @@ function rgb(c) {
 function fixed(v, decimals) {
   const s = v.toFixed(decimals);
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s; // never "-0.00"
+}
+
+function unit(v, decimals) {
+  // a weight (0..1) on a cell: ".08", "1"; the hover keeps "0.08"
+  const s = fixed(v, decimals);
+  return Number(s) === 1 ? "1" : s.replace(/^0\./, ".");
 }
 
 function short(v) {
@@ -103,8 +111,11 @@ function layout(g, f, width) {
   const rowLabel = Math.min(widest(f.rows), rowLabelMax);
   const colLabel = Math.min(widest(f.cols), MAX_LABEL_PX);
   const left = rowLabel + 10 + FONT_PX + 8;
-  // below a pixel, maybe: 384 features on a phone
-  const cellW = Math.min(MAX_CELL_W, Math.max(0.1, width - left - 12) / m);
+  // Never narrower than MIN_COL_PX: 384 features in a third of a screen would blend into
+  // a blur of about half as many columns. The figure grows wider and its box scrolls.
+  const cellW = Math.min(MAX_CELL_W, Math.max(MIN_COL_PX, (width - left - 12) / m));
+  const scrolls = left + m * cellW + 12 > width + 0.5;
+  if (scrolls) titleLines.push(`scroll sideways: all ${m} columns`);
   const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
   const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
   const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;
@@ -112,6 +123,7 @@ function layout(g, f, width) {
   const cellH = rowHeight(n), plotH = cellH * n;
   const bottom = bottomLabels + FONT_PX + 10 + BAR_PX + FONT_PX + 14;
   return { n, m, left, top, cellW, cellH, plotH, upright, ruler, titleLines, rowLabelMax,
+           width: scrolls ? Math.ceil(left + m * cellW + 12) : width,
            height: top + plotH + bottom, colLabelY: top + plotH + 4,
            axisY: top + plotH + bottomLabels + 4,
            barY: top + plotH + bottomLabels + FONT_PX + 12 };
@@ -131,7 +143,8 @@ function drawCells(g, f, L, dpr) {
   const span = f.zmax - f.zmin || 1;
   g.font = `${FONT_PX}px ${f.font}`;
   g.textAlign = "center";
-  const widest = g.measureText(`-${fixed(0, f.decimals)}`).width;
+  const text = (v) => (f.unit ? unit(v, f.decimals) : fixed(v, f.decimals));
+  const widest = g.measureText(f.unit ? text(0) : `-${fixed(0, f.decimals)}`).width;
   const numbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
   for (let i = 0; i < L.n; i++) {
     for (let j = 0; j < L.m; j++) {
@@ -143,7 +156,7 @@ function drawCells(g, f, L, dpr) {
       if (!numbers) continue;
       const dark = !masked && 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 140;
       g.fillStyle = masked ? MUTED : dark ? "#fff" : INK;
-      g.fillText(masked ? "-∞" : fixed(v, f.decimals), x + L.cellW / 2, y + L.cellH / 2);
+      g.fillText(masked ? "-∞" : text(v), x + L.cellW / 2, y + L.cellH / 2);
     }
   }
 }
@@ -218,9 +231,26 @@ function drawBar(g, bar, x, y, w, font) {
   });
 }
 
+function drawLegend(g, items, x, y, font) {
+  // a few values that are not a range (a mask's 0 and -inf): a swatch and its text each
+  g.font = `${FONT_PX}px ${font}`;
+  g.textAlign = "left";
+  for (const item of items) {
+    g.fillStyle = item.colour ? rgb(item.colour) : MASKED;
+    g.fillRect(x, y - 1, 2 * BAR_PX, BAR_PX + 2);
+    g.strokeStyle = MUTED;
+    g.lineWidth = 1;
+    g.strokeRect(x + 0.5, y - 0.5, 2 * BAR_PX - 1, BAR_PX + 1);
+    g.fillStyle = INK;
+    g.fillText(item.text, x + 2 * BAR_PX + 6, y + BAR_PX / 2);
+    x += 2 * BAR_PX + 6 + g.measureText(item.text).width + 18;
+  }
+}
+
 function draw(canvas, f, width) {
   const g = canvas.getContext("2d");
   const L = layout(g, f, width);
+  width = L.width || width; // wider than its box when its columns need the room
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * dpr);
   canvas.height = Math.round(L.height * dpr);
@@ -239,7 +269,8 @@ function draw(canvas, f, width) {
   L.titleLines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
   drawLabels(g, f, L);
   const barW = Math.min(width - L.left - 12, Math.max(120, Math.min(L.m * L.cellW, 240)));
-  drawBar(g, f, L.left, L.barY, barW, f.font);
+  if (f.legend) drawLegend(g, f.legend, L.left, L.barY, f.font);
+  else drawBar(g, f, L.left, L.barY, barW, f.font);
   return L;
 }
 
@@ -277,6 +308,7 @@ function figureBox(root) {
   box.className = "cg-figure";
   box.style.position = "relative";
   box.style.minWidth = "0";
+  box.style.overflowX = "auto"; // a figure wider than its box (384 features) scrolls
   const canvas = document.createElement("canvas");
   canvas.setAttribute("role", "img");
   canvas.style.display = "block";

@@ -9,8 +9,8 @@ rules every figure follows:
 - colours: signed values on a diverging red-blue scale centred at 0, as wide as the
   largest magnitude (or a page's fixed ±limit); weights on a blue scale from 0 to 1;
 - numbers on cells when the grid is small enough (24 × 24 cells at most; in a narrow
-  figure, 4 columns), with 2 decimals, 1 beyond 8 columns (the browser leaves them off
-  cells too small to hold them);
+  figure, 4 columns), with 2 decimals (signed values 1 beyond 8 columns; weights keep 2, so
+  a row visibly sums to 1), left off cells too small to hold them by the browser;
 - masked cells (-inf) empty and grey, "-∞ (masked)" in the hover;
 - the hover names the cell (row and column by position and label), gives its value and
   any extra text a page adds; the title carries the shape; a colour bar and a PNG link.
@@ -37,6 +37,11 @@ MAX_CELLS_WITH_NUMBERS = 24 * 24
 NARROW_NUMBERS = 4  # a figure in a narrow column: numbers on cells up to this many columns
 BAND = "#ff7f0e"  # the outline of a local-attention band
 FRAME = "#d62728"  # the frame around the chosen one of several small heatmaps
+MAY_ATTEND = [198, 219, 239]  # a mask's 0 cells (its -inf cells are the renderer's grey)
+MASK_LEGEND = [  # drawn instead of a colour bar: a mask has two values, not a range
+    {"text": "0: may attend", "colour": MAY_ATTEND},
+    {"text": "−∞: masked", "colour": None},  # None: the renderer's masked grey
+]
 
 
 def _rgb(scale: list) -> list:
@@ -50,6 +55,8 @@ SCALES = {
     "weights": _rgb(get_colorscale("Blues")),  # white 0, dark blue 1
     # Blues with its colours at the squares of evenly spaced weights: in a grid of many small
     # heatmaps of a long sentence most weights are small, and would be almost white.
+    # a mask M: every finite cell is 0 (may attend), one colour; -inf cells are drawn empty
+    "mask": [[0.0, MAY_ATTEND], [1.0, MAY_ATTEND]],
     "weights_stretched": _rgb(
         [[s * s, c] for s, c in zip(_STOPS, sample_colorscale("Blues", _STOPS), strict=True)]
     ),
@@ -72,7 +79,7 @@ def colour_range(m: np.ndarray, kind: str, limit: float | None = None) -> tuple[
     Weights: 0 and 1. Signed values: ±limit when given, else ± the largest finite
     magnitude (a unit scale when there is none), so that 0 is always the middle colour.
     """
-    if kind.startswith("weights"):
+    if kind.startswith("weights") or kind == "mask":
         return 0.0, 1.0
     if limit is None:
         finite = m[np.isfinite(m)]
@@ -95,6 +102,14 @@ def cell_decimals(n_cols: int, decimals: int = 2) -> int:
     return decimals if n_cols <= 8 else min(decimals, 1)
 
 
+def _decimals(kind: str, n_cols: int, decimals: int) -> int:
+    """A mask holds whole numbers (0); weights keep 2 decimals, so that a row of twelve
+    0.08s is not read as twelve 0.1s summing to 1.2; other values lose one beyond 8 columns."""
+    if kind == "mask":
+        return 0
+    return decimals if kind.startswith("weights") else cell_decimals(n_cols, decimals)
+
+
 def figure(
     m: np.ndarray,
     rows: Sequence[str],
@@ -114,7 +129,8 @@ def figure(
     """One heatmap of the (R, C) matrix `m`, as the component draws it.
 
     rows, cols : labels, one per row/column (tokens or feature names), drawn as text.
-    kind : "signed" (diverging scale centred at 0) or "weights" (0..1).
+    kind : "signed" (diverging scale centred at 0), "weights" (0..1) or "mask" (an additive
+        mask M of 0 and -inf: two colours and a legend, whole numbers on cells).
     hover : optional (R, C) array of extra hover text per cell, shown under the value.
     narrow : the figure goes in a narrow column: numbers on cells up to 4 columns only.
     limit : signed values only: the colour scale runs from -limit to limit.
@@ -136,12 +152,16 @@ def figure(
         "zmax": hi,
         "scale": SCALES[kind],
         "numbers": numbers_on_cells((n_r, n_c), show_numbers, narrow),
-        "decimals": cell_decimals(n_c, decimals),
+        "decimals": _decimals(kind, n_c, decimals),
         "prefix": numbered(cols),  # "f0", "f1", ...: a few level labels, not every one
         "rowPrefix": numbered(rows),
     }
     if hover is not None:
         fig["hover"] = np.asarray(hover, dtype=object).astype(str).tolist()
+    if kind == "mask":
+        fig["legend"] = MASK_LEGEND
+    if kind.startswith("weights"):
+        fig["unit"] = True  # cells write ".08" and "1": two decimals that fit a narrow cell
     if band is not None:
         fig["band"] = {"width": int(band), "colour": BAND}
     return fig

@@ -18,13 +18,18 @@ from tests.support.apptest import (
 
 PAGE = "pages/00_Overview.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
 
 def test_every_matrix_sent_is_the_engines():
-    at = load(PAGE)
-    at.text_area(key="lesson_w_sentence").input("the cat saw the cat").run()
+    at = load(PAGE, query=RANDOM)
+    at.text_input(key="lesson_w_sentence").input("the cat saw the cat").run()
     at.session_state["lesson_w_n_heads"] = 3
     rerun(at)
-    run = lesson_run(LessonSettings(sentence="the cat saw the cat", n_heads=3), multi=True)
+    s = LessonSettings(sentence="the cat saw the cat", n_heads=3, **RANDOM)
+    run = lesson_run(s, multi=True)
     t, got = run.trace, canvas_matrices(at)
     want = {
         "X": run.x,
@@ -46,7 +51,7 @@ def test_every_matrix_sent_is_the_engines():
 
 
 def test_a_mask_reaches_the_browser_as_minus_infinity():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.selectbox(key="lesson_w_mask").select("causal")
     rerun(at)
     masked = next(v for k, v in canvas_matrices(at).items() if k.startswith("S × "))

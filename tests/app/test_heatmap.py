@@ -150,3 +150,21 @@ def test_small_figures_of_a_grid():
         canvas_grid.small_multiples([f] * 3, row_labels="ab", col_labels="ab", bar=bar, name="x")
     with pytest.raises(ValueError, match="at least one column"):
         canvas_grid.section([], widths=[])
+
+
+def test_weights_keep_two_decimals_so_a_row_reads_as_summing_to_one():
+    uniform = np.full((12, 12), 1 / 12)  # 0.08 each: at 1 decimal twelve 0.1s read as 1.2
+    f = figure(uniform, "x" * 12, "y" * 12, title="A", kind="weights")
+    assert f["decimals"] == 2 and f["unit"]  # cells write ".08": two decimals that fit
+    signed = figure(uniform, "x" * 12, "y" * 12, title="S")
+    assert signed["decimals"] == 1 and "unit" not in signed  # signed: narrower
+
+
+def test_a_mask_is_drawn_as_two_values_with_a_legend():
+    m = np.array([[0.0, -np.inf], [0.0, 0.0]])
+    f = figure(m, "ab", "cd", title="M", kind="mask")
+    assert f["decimals"] == 0  # "0", never "0.00"
+    assert [item["text"] for item in f["legend"]] == ["0: may attend", "−∞: masked"]
+    assert f["scale"][0][1] == f["scale"][-1][1] == heatmap.MAY_ATTEND  # one colour for 0
+    np.testing.assert_array_equal(heatmap.decode(f["z"], f["shape"]), m)
+    assert "legend" not in figure(m, "ab", "cd", title="S")  # other figures: a colour bar

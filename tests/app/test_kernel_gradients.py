@@ -5,9 +5,18 @@ import numpy as np
 from attn_core.by_hand import make_exercise
 from attn_core.labs.gradients import gradient_step, saturation
 from attn_ui.compute.kernel import SATURATION_D
-from tests.support.apptest import frame, lesson, load, rerun, table, type_sentence
+from tests.support.apptest import frame, load, rerun, table, type_sentence
+from tests.support.apptest import lesson as lesson_at
 
 PAGE = "pages/51_Gradients.py"
+
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
 
 
 def engine(row=None, toward=1, lr=0.05, **changes):
@@ -23,7 +32,7 @@ def metrics(at) -> dict:
 
 
 def test_defaults_show_the_engines_gradients_and_step(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     step = engine()
     g = step.grads
     for title, m in (
@@ -49,7 +58,7 @@ def test_defaults_show_the_engines_gradients_and_step(loaded):
 
 
 def test_choices_move_the_numbers():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.selectbox(key="grads_row").set_value(2)
     at.selectbox(key="grads_toward").set_value(5)
     at.select_slider(key="grads_lr").set_value(0.2)
@@ -60,7 +69,7 @@ def test_choices_move_the_numbers():
 
 
 def test_causal_mask_gives_zero_gradient_in_masked_cells():
-    at = load(PAGE, query={"mask": "causal"})
+    at = load(PAGE, query=RANDOM | {"mask": "causal"})
     ds = table(at, "dS = A ⊙")
     assert np.all(ds[np.triu_indices(len(ds), 1)] == 0.0)
     t = lesson(mask="causal").trace
@@ -71,7 +80,7 @@ def test_causal_mask_gives_zero_gradient_in_masked_cells():
 
 
 def test_saturation_table_is_the_cores(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     df = frame(at, "typical max |dS| of a row, unscaled")
     assert list(df.index) == list(SATURATION_D)
     for d in SATURATION_D:
@@ -86,7 +95,7 @@ def test_saturation_table_is_the_cores(loaded):
 
 
 def test_by_hand_backward_is_the_worksheets_key(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     ex = make_exercise(2, variant="backward")
     text = "\n".join(str(t.value.to_string()) for t in at.table)
     for a in ex.grads.dq.ravel():
@@ -96,7 +105,7 @@ def test_by_hand_backward_is_the_worksheets_key(loaded):
 
 
 def test_bad_sentence_and_single_token():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     type_sentence(at, "")
     assert any("empty" in e.value for e in at.error)
     type_sentence(at, "cat")

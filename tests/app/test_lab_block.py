@@ -66,7 +66,7 @@ def test_stage_picker_shows_that_stage():
 
 def test_one_word_is_a_batch_of_one():
     at = load(PAGE)
-    at.text_area(key="lesson_w_sentence").input("cat")
+    at.text_input(key="lesson_w_sentence").input("cat")
     rerun(at)
     assert at.warning and "batch of one" in at.warning[0].value
     np.testing.assert_array_equal(table(at, "Batch norm"), 0.0)

@@ -56,7 +56,7 @@ def test_second_sentence_changes_the_columns_only():
 
 def test_first_sentence_changes_the_rows():
     at = load(PAGE)
-    at.text_area(key="lesson_w_sentence").input("my cat")
+    at.text_input(key="lesson_w_sentence").input("my cat")
     rerun(at)
     assert table(at, CROSS).shape == (2, 8)
     np.testing.assert_allclose(table(at, CROSS), engine(sentence="my cat")[1].weights, atol=1e-12)

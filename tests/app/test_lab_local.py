@@ -15,11 +15,16 @@ from tests.support.apptest import (
 )
 
 PAGE = "pages/45_Local_attention.py"
+
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
 T = 12  # tokens of the default sentence
 
 
 def engine(width, **changes):
-    g = lesson_run(replace(LessonSettings(**changes), mask="none")).trace
+    g = lesson_run(replace(LessonSettings(**(RANDOM | changes)), mask="none")).trace
     return g, local_attention(g.q, g.k, g.v, width, scale=g.scale, temperature=g.temperature)
 
 
@@ -33,7 +38,7 @@ def set_width(at, w):
 
 
 def test_default_numbers_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     g, t = engine(2)
     np.testing.assert_allclose(table(at, "Global"), g.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Local, w = 2"), t.weights, atol=1e-12)
@@ -45,7 +50,7 @@ def test_default_numbers_equal_the_engine(loaded):
 
 @pytest.mark.parametrize("w", [0, 1, 5])
 def test_window_slider_changes_band_and_counts(w):
-    at = set_width(load(PAGE), w)
+    at = set_width(load(PAGE, query=RANDOM), w)
     np.testing.assert_allclose(table(at, f"Local, w = {w}"), engine(w)[1].weights, atol=1e-12)
     assert at.metric[1].value == f"{T * (2 * w + 1) - w * (w + 1):,} scores"
     df = counts(at)
@@ -56,19 +61,19 @@ def test_window_slider_changes_band_and_counts(w):
 
 
 def test_width_zero_puts_all_weight_on_the_diagonal():
-    at = set_width(load(PAGE), 0)
+    at = set_width(load(PAGE, query=RANDOM), 0)
     np.testing.assert_array_equal(table(at, "Local, w = 0"), np.eye(T))
 
 
 def test_window_covering_the_sentence_is_global():
-    at = set_width(load(PAGE), T - 1)
+    at = set_width(load(PAGE, query=RANDOM), T - 1)
     assert at.info and "global attention" in at.info[0].value
     np.testing.assert_allclose(table(at, f"Local, w = {T - 1}"), table(at, "Global"), atol=1e-15)
     assert at.metric[2].value == "0%"
 
 
 def test_shared_sidebar_settings_reach_the_band():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.select_slider(key="lesson_w_d_k").set_value(8)
     rerun(at)
     np.testing.assert_allclose(table(at, "Local, w = 2"), engine(2, d_k=8)[1].weights, atol=1e-12)

@@ -88,11 +88,11 @@ def test_nudging_a_score_moves_softmax_smoothly_and_argmax_in_one_jump():
         ("", "between 2 and 12"),
         ("4", "you typed 1"),
         (", ".join(["1"] * 13), "you typed 13"),
-        ("1, two", "Score 2 is not a finite number"),
-        ("nan, 1", "Score 1 is not a finite number"),
-        ("1, 1e999", "Score 2 is not a finite number"),
+        ("1, two", "Score s1 is not a finite number"),
+        ("nan, 1", "Score s0 is not a finite number"),
+        ("1, 1e999", "Score s1 is not a finite number"),
         ("1, 500", "between -100 and 100"),
-        ("<b>1</b>, **2**", "Score 1 is not a finite number"),
+        ("<b>1</b>, **2**", "Score s0 is not a finite number"),
     ],
 )
 def test_bad_scores_get_a_message_and_the_rest_of_the_page_works(text, words):

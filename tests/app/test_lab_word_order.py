@@ -15,14 +15,18 @@ from tests.support.apptest import (
 
 PAGE = "pages/48_Word_order.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
 
 def engine(order, **changes):
-    t = lesson_run(replace(LessonSettings(**changes), mask="none")).trace
+    t = lesson_run(replace(LessonSettings(**(RANDOM | changes)), mask="none")).trace
     return reorder_test(t.x, t.w_q, t.w_k, t.w_v, order)
 
 
 def test_reversed_sentence_numbers_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     r = engine(np.arange(12)[::-1])
     np.testing.assert_allclose(table(at, "no positions: your order"), r.plain.weights, atol=1e-12)
     np.testing.assert_allclose(
@@ -36,7 +40,7 @@ def test_reversed_sentence_numbers_equal_the_engine(loaded):
 
 
 def test_without_positions_the_new_order_holds_the_same_weights_moved():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="order_how").set_value("shuffled")
     rerun(at)
     order = np.random.default_rng(0).permutation(12)

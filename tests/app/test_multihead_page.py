@@ -13,9 +13,13 @@ from tests.support.apptest import (
 
 PAGE = "pages/08_Multi-head.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
 
 def expected(**changes):
-    return lesson_run(LessonSettings(**changes), multi=True).multi
+    return lesson_run(LessonSettings(**(RANDOM | changes)), multi=True).multi
 
 
 def head_tables(at):
@@ -23,7 +27,7 @@ def head_tables(at):
 
 
 def test_every_head_concat_w_o_and_output_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     mh = expected()
     assert len(head_tables(at)) == mh.n_heads == 2
     for h in range(mh.n_heads):
@@ -35,7 +39,7 @@ def test_every_head_concat_w_o_and_output_equal_the_engine(loaded):
 
 
 def test_heads_slider_adds_heads_and_widens_the_concat():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.slider(key="lesson_w_n_heads").set_value(5)
     rerun(at)
     mh = expected(n_heads=5)
@@ -49,7 +53,7 @@ def test_heads_slider_adds_heads_and_widens_the_concat():
 
 
 def test_mean_over_heads_view():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.slider(key="lesson_w_n_heads").set_value(4)
     rerun(at)
     at.radio(key="mh_view").set_value("Mean over heads")
@@ -61,7 +65,7 @@ def test_mean_over_heads_view():
 
 
 def test_causal_mask_is_shared_by_every_head():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.selectbox(key="lesson_w_mask").select("causal")
     rerun(at)
     for h in range(2):
@@ -71,7 +75,7 @@ def test_causal_mask_is_shared_by_every_head():
 
 
 def test_similarity_heads_must_divide_d_model():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("similarity")
     rerun(at)
     at.slider(key="lesson_w_n_heads").set_value(3)
@@ -83,7 +87,7 @@ def test_similarity_heads_must_divide_d_model():
 
 
 def test_temperature_is_explained_not_applied():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     before = table(at, "head 0: A_0")
     at.slider(key="lesson_w_temperature").set_value(0.3)
     rerun(at)
@@ -92,7 +96,7 @@ def test_temperature_is_explained_not_applied():
 
 
 def test_pretrained_weights_offer_a_way_back():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("pretrained")
     rerun(at)
     assert at.warning and "toy weights" in at.warning[0].value

@@ -7,6 +7,7 @@ import pytest
 
 from attn_core.by_hand.checking import expected
 from attn_core.by_hand.exercises import make_exercise
+from attn_core.by_hand.mistakes import downstream
 from attn_core.by_hand.rules import frac_str
 from attn_ui.by_hand.grids import axes
 from tests.support.apptest import (
@@ -123,6 +124,16 @@ def test_e_instead_of_3_and_no_scaling_are_diagnosed():
     at = open_step("scaled")
     fill(at, t, "scaled", text(t.scores))
     assert "Forgot to scale" in mistakes(at)[0]
+
+
+def test_forgot_to_scale_at_the_weights_step_says_where_the_numbers_come_from():
+    """Step 9 (weights) from unscaled scores: the hint names the unscaled scores, not "the
+    scores themselves" (the grid holds weights)."""
+    at = open_step("weights")
+    t = sheet().heads[0]
+    fill(at, t, "weights", text(downstream(t, t.scores)["weights"]))
+    (found,) = [m for m in mistakes(at) if "Forgot to scale" in m]
+    assert "unscaled scores" in found and "scores themselves" not in found
 
 
 def test_forgotten_causal_mask_is_diagnosed():

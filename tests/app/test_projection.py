@@ -4,20 +4,30 @@ import numpy as np
 
 import attn_core
 from attn_ui.compute.lessons import real_head
-from attn_ui.controls import DEFAULT_SENTENCE
+from attn_ui.controls import DEFAULT_SENTENCE, LessonSettings
 from tests.support.apptest import (
     frame,
-    lesson,
     load,
     rerun,
     table,
 )
+from tests.support.apptest import (
+    lesson as lesson_at,
+)
 
 PAGE = "pages/02_Projection.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
+
 
 def test_default_weights_and_projections_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     run = lesson()
     w = attn_core.lesson_weights(8, 4, seed=0)
     np.testing.assert_allclose(table(at, "Numbers of W_Q"), w.w_q, atol=1e-12)
@@ -33,7 +43,7 @@ def test_default_weights_and_projections_equal_the_engine(loaded):
 
 
 def test_d_k_slider_changes_q_and_k_together():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.select_slider(key="lesson_w_d_k").set_value(2)
     rerun(at)
     assert table(at, "Numbers of W_Q").shape == (8, 2)
@@ -43,7 +53,7 @@ def test_d_k_slider_changes_q_and_k_together():
 
 
 def test_seed_changes_the_weights_not_x():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     x, w_q = table(at, "Numbers of X"), table(at, "Numbers of W_Q")
     at.number_input(key="lesson_w_seed").set_value(7)
     rerun(at)
@@ -53,7 +63,7 @@ def test_seed_changes_the_weights_not_x():
 
 
 def test_d_v_changes_v_and_the_output_width_only():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     q = table(at, "Q = X W_Q")
     at.select_slider(key="proj_d_v").set_value(16)
     rerun(at)
@@ -70,7 +80,7 @@ def test_d_v_changes_v_and_the_output_width_only():
 
 
 def test_similarity_weights_give_q_k_v_equal_to_x():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("similarity")
     rerun(at)
     x = table(at, "Numbers of X")
@@ -81,12 +91,13 @@ def test_similarity_weights_give_q_k_v_equal_to_x():
 
 
 def test_real_head_shows_its_weights_and_bias():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("pretrained")
     rerun(at)
     w_q, x, q = table(at, "Numbers of W_Q"), table(at, "Numbers of X"), table(at, "Q = X W_Q")
     assert w_q.shape == (384, 32) and q.shape[1] == 32
-    head, (b_q, _, _) = real_head(DEFAULT_SENTENCE, 0, 0)
+    real = LessonSettings()  # the default real head: its layer and head
+    head, (b_q, _, _) = real_head(DEFAULT_SENTENCE, real.layer, real.head)
     np.testing.assert_allclose(q, head.q, atol=1e-6)
     np.testing.assert_allclose(q, x @ w_q + b_q, atol=1e-4)  # MiniLM adds a bias
     assert any("bias" in c.value for c in at.caption)

@@ -4,23 +4,35 @@ import numpy as np
 import pytest
 
 import attn_core
+from attn_core.by_hand.exercises import DIFFICULTIES, SPECS
 from attn_core.labs import scaling
+from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures.scaling_charts import D_KS
 from tests.support.apptest import (
     chart,
     frame,
-    lesson,
     load,
     rerun,
     table,
     values,
 )
+from tests.support.apptest import (
+    lesson as lesson_at,
+)
 
 PAGE = "pages/04_Scaling.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
+
 
 def test_scores_and_weights_with_and_without_scaling_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
@@ -35,7 +47,7 @@ def test_scores_and_weights_with_and_without_scaling_equal_the_engine(loaded):
 
 
 def test_large_d_k_saturates_only_the_unscaled_softmax():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.select_slider(key="lesson_w_d_k").set_value(64)
     rerun(at)
     summary = frame(at, "unscaled")
@@ -48,7 +60,7 @@ def test_large_d_k_saturates_only_the_unscaled_softmax():
 
 
 def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     fig = chart(at, "Variance of the scores")
     unscaled, scaled = (values(d["y"]) for d in fig["data"][:2])
     np.testing.assert_allclose(unscaled / np.array(D_KS), 1.0, rtol=0.2)
@@ -58,7 +70,7 @@ def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
 
 
 def test_your_d_k_is_marked_and_moves():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     assert chart(at, "Variance")["layout"]["shapes"][0]["x0"] == 4
     at.select_slider(key="lesson_w_d_k").set_value(16)
     rerun(at)
@@ -67,15 +79,24 @@ def test_your_d_k_is_marked_and_moves():
 
 
 def test_entropy_curve_uses_the_sentence_length(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = len(lesson().tokens)
     assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
 
 
 def test_temperature_reaches_both_softmaxes():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.slider(key="lesson_w_temperature").set_value(2.0)
     rerun(at)
     t = lesson(temperature=2.0).trace
     np.testing.assert_allclose(table(at, "softmax(S / √d_k)"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "softmax(S) by row"), attn_core.softmax(t.scores / 2))
+
+
+def test_on_paper_names_the_d_k_the_sheets_use(loaded):
+    at = load(PAGE, query=RANDOM)
+    (line,) = [c.value for c in at.caption if "floor(x / 2)" in c.value]
+    assert f"d_k = {len(EXAMPLE['w_q'])}" in line  # the By hand page's classic sheet
+    for level in DIFFICULTIES:
+        lo, hi = SPECS[level].d_k
+        assert (f"{lo} ({level})" if lo == hi else f"{lo} to {hi} ({level})") in line

@@ -1,23 +1,42 @@
 """Page 3, scores: S = Q Kᵀ on screen is the engine's; hover and the worked example add up."""
 
+import re
+
 import numpy as np
 
-from attn_ui.step_tables import factor
+from attn_ui.step_tables import dot_sum, factor
 from tests.support.apptest import (
     frame,
     heatmap,
-    lesson,
     load,
     rerun,
     table,
     type_sentence,
 )
+from tests.support.apptest import (
+    lesson as lesson_at,
+)
 
 PAGE = "pages/03_Scores.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
+
+
+def ends(score: float) -> str:
+    """How a worked sum ends: with the score, after the sum of its rounded products when
+    that rounds differently (test_worked_sum_adds_up_as_printed)."""
+    total = factor(score).strip("()")
+    return re.compile(rf"(= {re.escape(total)}|\({re.escape(total)} from the unrounded numbers\))$")
+
 
 def test_default_scores_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "Numbers of Q "), t.q, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of Kᵀ"), t.k.T, atol=1e-12)
@@ -27,7 +46,7 @@ def test_default_scores_equal_the_engine(loaded):
 
 
 def test_hover_writes_out_each_sum_of_products(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = lesson().trace
     fig = heatmap(at, "S = Q Kᵀ")
     np.testing.assert_array_equal(fig["m"], t.scores)
@@ -35,11 +54,11 @@ def test_hover_writes_out_each_sum_of_products(loaded):
     text = fig["hover"][i][j]  # under the cell's query, key and value
     assert text.startswith(f"q{i}·k{j} = {factor(t.q[i, 0])}×{factor(t.k[j, 0])} + ")
     assert text.count("×") == t.d_k
-    assert text.endswith(f"= {factor(t.scores[i, j]).strip('()')}")
+    assert ends(t.scores[i, j]).search(text)
 
 
 def test_hover_shortens_long_sums():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.select_slider(key="lesson_w_d_k").set_value(32)
     rerun(at)
     text = heatmap(at, "S = Q Kᵀ")["hover"][0][1]
@@ -47,7 +66,7 @@ def test_hover_shortens_long_sums():
 
 
 def test_picked_query_and_key_are_worked_out():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = lesson().trace
     at.selectbox(key="sc_query").set_value(2)
     at.selectbox(key="sc_key").set_value(5)
@@ -57,11 +76,11 @@ def test_picked_query_and_key_are_worked_out():
     np.testing.assert_allclose(worked["k5"], t.k[5])
     np.testing.assert_allclose(worked["q2 × k5"].sum(), t.scores[2, 5], atol=1e-12)
     assert at.code[0].value.startswith("q2 · k5 = ")
-    assert at.code[0].value.endswith(f"= {factor(t.scores[2, 5]).strip('()')}")
+    assert ends(t.scores[2, 5]).search(at.code[0].value)
 
 
 def test_a_shorter_sentence_keeps_a_valid_pick():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.selectbox(key="sc_query").set_value(10)
     rerun(at)
     type_sentence(at, "the cat")
@@ -70,9 +89,21 @@ def test_a_shorter_sentence_keeps_a_valid_pick():
 
 
 def test_similarity_scores_are_symmetric_dot_products_of_x():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("similarity")
     rerun(at)
     s, x = table(at, "S = Q Kᵀ"), lesson(weights="similarity").x
     np.testing.assert_allclose(s, s.T)
     np.testing.assert_allclose(s, x @ x.T, atol=1e-12)
+
+
+def test_worked_sum_adds_up_as_printed():
+    """The printed products add up to the printed total; the unrounded score follows when it
+    rounds differently (three 0.304 × 1 print as 0.30×1.00, which add to 0.90, not 0.91)."""
+    q, k = np.array([0.304, 0.304, 0.304]), np.array([1.0, 1.0, 1.0])
+    line = dot_sum(q, k, float(q @ k), newline="")
+    terms, total = line.split(" = ")
+    shown = sum(float(a) * float(b) for a, b in (t.split("×") for t in terms.split(" + ")))
+    assert total.startswith(f"{shown:.2f} ") and "(0.91 from the unrounded numbers)" in total
+    exact = dot_sum(np.array([0.5, -0.25]), np.array([1.0, 2.0]), 0.0, newline="")
+    assert exact.endswith("= 0.00")  # nothing rounded away: the score alone

@@ -6,14 +6,24 @@ from attn_core.labs import softmax_facts
 from tests.support.apptest import (
     frame,
     heatmaps,
-    lesson,
     load,
     rerun,
     table,
     type_sentence,
 )
+from tests.support.apptest import (
+    lesson as lesson_at,
+)
 
 PAGE = "pages/05_Softmax.py"
+
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
 
 
 def expected(**changes):
@@ -25,7 +35,7 @@ def steps_table(at):
 
 
 def test_weights_and_row_sums_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = expected()
     np.testing.assert_allclose(table(at, "A = softmax by row"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k + M"), t.masked, atol=1e-12)
@@ -35,7 +45,7 @@ def test_weights_and_row_sums_equal_the_engine(loaded):
 
 
 def test_one_row_up_close_follows_the_picked_query():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = expected()
     np.testing.assert_allclose(steps_table(at)["weight"], t.weights[1].round(4))
     at.selectbox(key="sm_query").select(4)
@@ -47,7 +57,7 @@ def test_one_row_up_close_follows_the_picked_query():
 
 
 def test_temperature_sharpens_the_weights():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     flat = table(at, "A = softmax by row")
     at.slider(key="lesson_w_temperature").set_value(0.2)
     rerun(at)
@@ -59,7 +69,7 @@ def test_temperature_sharpens_the_weights():
 
 
 def test_causal_mask_gives_exact_zeros_and_spells_out_minus_infinity():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.selectbox(key="lesson_w_mask").select("causal")
     rerun(at)
     w = table(at, "A = softmax by row")
@@ -71,7 +81,7 @@ def test_causal_mask_gives_exact_zeros_and_spells_out_minus_infinity():
 
 
 def test_numbers_on_cells_toggle_reaches_the_heatmaps():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     figs = heatmaps(at)
     assert len(figs) == 3 and all(f["numbers"] for f in figs)
     at.toggle(key="lesson_w_show_numbers").set_value(False)
@@ -81,7 +91,7 @@ def test_numbers_on_cells_toggle_reaches_the_heatmaps():
 
 
 def test_repeated_word_keeps_every_row():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     type_sentence(at, "the cat saw the cat")
     assert table(at, "A = softmax by row").shape == (5, 5)
     assert len(steps_table(at)) == 5

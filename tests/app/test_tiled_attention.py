@@ -10,10 +10,19 @@ from attn_core.by_hand.tiles import hand_tiles
 from attn_core.by_hand.trace import hand_attention
 from attn_core.tiled import memory_bytes
 from attn_ui.by_hand.inputs import EXAMPLE
-from tests.support.apptest import chart, frame, lesson, load, rerun, series, table, type_sentence
+from tests.support.apptest import chart, frame, load, rerun, series, table, type_sentence
+from tests.support.apptest import lesson as lesson_at
 from tests.support.hand_grids import exact_grid, grid
 
 PAGE = "pages/50_Tiled_attention.py"
+
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
 
 
 def engine(block, **changes):
@@ -39,7 +48,7 @@ def running_column(at, name: str) -> np.ndarray:
 
 
 def test_defaults_show_the_first_of_three_blocks(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t, tiled = engine(4)
     first = tiled.steps[0]
     assert at.subheader[0].value == "1. Block 1 of 3: keys 0 to 3"
@@ -58,7 +67,7 @@ def test_defaults_show_the_first_of_three_blocks(loaded):
 
 
 def test_memory_figures_are_the_core_sizes(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     mem = frame(at, "T × T scores (bytes)")
     for t_, full, tile in mem.itertuples(index=False):
         assert (full, tile) == memory_bytes(t_, 4, 4)
@@ -71,7 +80,7 @@ def test_memory_figures_are_the_core_sizes(loaded):
 
 
 def test_stepping_to_the_last_block_gives_full_attention():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     set_slider(at, "Keys per block", 5)
     assert next(s for s in at.slider if s.label == "Blocks read so far").max == 3
     set_slider(at, "Blocks read so far", 2)
@@ -91,7 +100,7 @@ def test_stepping_to_the_last_block_gives_full_attention():
 
 
 def test_a_larger_block_pulls_the_step_back_into_range():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     set_slider(at, "Keys per block", 1)
     set_slider(at, "Blocks read so far", 12)
     set_slider(at, "Keys per block", 6)
@@ -105,7 +114,7 @@ def test_a_larger_block_pulls_the_step_back_into_range():
 
 
 def test_causal_mask_a_block_fully_masked_for_early_rows():
-    at = load(PAGE, query={"mask": "causal"})
+    at = load(PAGE, query=RANDOM | {"mask": "causal"})
     set_slider(at, "Keys per block", 2)
     set_slider(at, "Blocks read so far", 2)
     t, tiled = engine(2, mask="causal")
@@ -120,7 +129,7 @@ def test_causal_mask_a_block_fully_masked_for_early_rows():
 
 
 def test_bad_input_gets_a_message():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     type_sentence(at, "")
     assert any("empty" in e.value for e in at.error) and not at.metric
     type_sentence(at, "cat")
@@ -134,7 +143,7 @@ def test_bad_input_gets_a_message():
 
 
 def test_by_hand_section_is_the_sheet_in_two_blocks(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     t = hand_attention(**EXAMPLE)
     first, second = hand_tiles(t, 2)
     assert grid(at, "tiles_hand_scaled").astype(int).tolist() == t.scaled.tolist()

@@ -6,18 +6,28 @@ from attn_core.labs import similarity
 from tests.support.apptest import (
     frame,
     heatmap,
-    lesson,
     load,
     rerun,
     table,
     type_sentence,
 )
+from tests.support.apptest import (
+    lesson as lesson_at,
+)
 
 PAGE = "pages/01_Tokens.py"
 
+# These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
+# head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
+RANDOM = {"weights": "random"}
+
+
+def lesson(**changes):
+    return lesson_at(**(RANDOM | changes))
+
 
 def test_default_tokens_and_x_equal_the_engine(loaded):
-    at = loaded(PAGE)
+    at = load(PAGE, query=RANDOM)
     run = lesson()
     tokens = frame(at, "token")
     assert list(tokens["token"]) == list(run.tokens)
@@ -29,7 +39,7 @@ def test_default_tokens_and_x_equal_the_engine(loaded):
 
 
 def test_repeated_words_are_separate_identical_rows():
-    at = type_sentence(load(PAGE), "the cat saw the cat")
+    at = type_sentence(load(PAGE, query=RANDOM), "the cat saw the cat")
     x = table(at, "Numbers of X")
     assert x.shape[0] == 5
     np.testing.assert_array_equal(x[1], x[4])
@@ -43,7 +53,7 @@ def test_repeated_words_are_separate_identical_rows():
 
 
 def test_word_pieces_are_marked():
-    at = type_sentence(load(PAGE), "unbelievably")
+    at = type_sentence(load(PAGE, query=RANDOM), "unbelievably")
     tokens = frame(at, "token")
     assert tokens["token"].iloc[1].startswith("##")
     assert tokens["kind"].iloc[1].startswith("piece")
@@ -51,7 +61,7 @@ def test_word_pieces_are_marked():
 
 
 def test_d_model_slider_changes_the_width_of_x_only():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     rows = table(at, "Numbers of X").shape[0]
     at.select_slider(key="lesson_w_d_model").set_value(4)
     rerun(at)
@@ -61,7 +71,7 @@ def test_d_model_slider_changes_the_width_of_x_only():
 
 
 def test_numbers_on_cells_toggle():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     assert heatmap(at, "X ")["numbers"] and heatmap(at, "X ")["decimals"] == 2
     at.toggle(key="lesson_w_show_numbers").set_value(False)
     rerun(at)
@@ -69,7 +79,7 @@ def test_numbers_on_cells_toggle():
 
 
 def test_real_head_x_has_positions_and_special_tokens():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.radio(key="lesson_w_weights").set_value("pretrained")
     rerun(at)
     type_sentence(at, "the cat saw the cat")
@@ -87,7 +97,7 @@ def test_real_head_x_has_positions_and_special_tokens():
 
 
 def test_a_mask_chosen_elsewhere_does_not_break_the_page():
-    at = load(PAGE)
+    at = load(PAGE, query=RANDOM)
     at.session_state["lesson"] = {"mask": "padding", "n_pad": 8}  # set on the masking page
     type_sentence(at, "one two three")
     assert not at.error

@@ -15,7 +15,7 @@ from tests.support.apptest import (
 
 PAGE = "pages/06_Weighted_sum.py"
 SUM_ROW = "sum of the rows above"
-ENGINE_ROW = "Z row (the engine)"
+ENGINE_ROW = "that row of Z = A V"
 
 
 def expected(**changes):

@@ -18,7 +18,7 @@ from tests.support.apptest import (
 from tests.support.hand_grids import exact_grid
 
 PAGE = "pages/22_Worksheets.py"
-STEM = "attention_by_hand_seed_0007"
+STEM = "attention_by_hand_easy_plain_seed_0007"  # difficulty, variant, seed
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_settings_reach_the_sheet(files):
     rerun(at)
     ex = make_exercise(7, difficulty="hard", variant="causal", scale_rule="trunc", tokens=5)
     assert exact_grid(at, "sheets_given_x").tolist() == ex.x.tolist()
-    text = pdf_text(files[f"{STEM}_template_A4.pdf"])
+    text = pdf_text(files["attention_by_hand_hard_causal_trunc_seed_0007_template_A4.pdf"])
     assert "seed 7 | hard | causal | trunc | 5 tokens" in text and "trunc(s / 2)" in text
     command = at.code[0].value
     assert "--difficulty hard --variant causal --rule trunc --tokens 5" in command
@@ -109,10 +109,11 @@ def test_tiles_variant_reaches_the_sheet_and_its_key(files):
     rerun(at)
     ex = make_exercise(7, variant="tiles")
     assert any("8\\. In tiles" in m.value for m in at.markdown)  # the preview of the rules
-    key = pdf_text(files[f"{STEM}_key_A4.pdf"])
+    tiles = "attention_by_hand_easy_tiles_seed_0007"  # its own name: never the plain sheet's
+    key = pdf_text(files[f"{tiles}_key_A4.pdf"])
     assert "seed 7 | easy | tiles" in key and "Block 2: c = 3^(m before - m)" in key
     assert all(frac_str(v) in key for v in ex.tiles[-1].l)
-    workbook = openpyxl.load_workbook(io.BytesIO(files[f"{STEM}_key.xlsx"]))
+    workbook = openpyxl.load_workbook(io.BytesIO(files[f"{tiles}_key.xlsx"]))
     assert workbook.sheetnames[-1] == "8 Tiles"
     assert "--variant tiles" in at.code[0].value
 
@@ -145,7 +146,21 @@ def test_class_set_zip_is_built_on_request(files):
     at.button(key="sheets_build").click()
     rerun(at)
     assert at.get("download_button")[-1].label.startswith("Class set ZIP")
-    names = zipfile.ZipFile(io.BytesIO(files["attention_by_hand_class_0007_3.zip"])).namelist()
+    data = files["attention_by_hand_easy_plain_class_0007_3.zip"]  # difficulty, variant
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert {f"seed_{s:04d}_template.pdf" for s in (7, 8, 9)} <= set(names)
     assert "all_keys.pdf" in names and "seed_0010_template.pdf" not in names
     assert "--seed 7 --count 3" in at.code[0].value
+
+
+def test_download_names_carry_difficulty_variant_and_seed(files):
+    at = load(PAGE)
+    at.selectbox(key="sheets_difficulty").set_value("hard")
+    at.selectbox(key="sheets_variant").set_value("causal")
+    at.number_input(key="sheets_seed").set_value(12)
+    rerun(at)
+    stem = "attention_by_hand_hard_causal_seed_0012"
+    assert {f"{stem}_template_A4.pdf", f"{stem}_key.xlsx", f"{stem}_givens.csv"} <= set(files)
+    at.radio(key="sheets_rule").set_value("trunc")
+    rerun(at)
+    assert "attention_by_hand_hard_causal_trunc_seed_0012_key_A4.pdf" in files

@@ -49,7 +49,7 @@ def test_template_pdf_downloads(page, app_url):
     with page.expect_download() as info:
         page.get_by_role("button", name="Template PDF (A4)").click()
     download = info.value
-    assert download.suggested_filename == "attention_by_hand_seed_0007_template_A4.pdf"
+    assert download.suggested_filename == "attention_by_hand_easy_plain_seed_0007_template_A4.pdf"
     data = Path(download.path()).read_bytes()
     assert data.startswith(b"%PDF")
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()

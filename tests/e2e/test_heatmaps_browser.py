@@ -23,8 +23,10 @@ pytestmark = pytest.mark.e2e
 def test_hover_names_the_cell_and_a_masked_cell_says_so(page, app_url):
     """On the masking page: query and key by position and word, the value as on the cell;
     a masked score is "-∞ (masked)"."""
-    t = lesson_run(LessonSettings(sentence="the cat saw the cat", mask="causal")).trace
-    open_page(page, app_url, "Masking?mask=causal&sentence=the%20cat%20saw%20the%20cat")
+    s = LessonSettings(sentence="the cat saw the cat", mask="causal", weights="random")
+    t = lesson_run(s).trace
+    link = "Masking?mask=causal&sentence=the%20cat%20saw%20the%20cat&weights=random"
+    open_page(page, app_url, link)
     scores = wait_heatmap(page, "S/√d_k + M", "f.rows.length === 5")
     assert scores["z"][0][1] == float("-inf")
     tip = hover_cell(page, "S/√d_k + M", 3, 1)
@@ -35,7 +37,7 @@ def test_hover_names_the_cell_and_a_masked_cell_says_so(page, app_url):
 
 
 def test_text_that_looks_like_html_stays_text(page, app_url):
-    open_page(page, app_url, "Tokens?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E")
+    open_page(page, app_url, "Tokens?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E&weights=random")
     x = wait_heatmap(page, "X ", "f.rows.includes('<')")
     assert page.locator(".cg-root b, .cg-root script").count() == 0
     assert "b" in x["rows"] and "script" in x["rows"]  # WordPiece splits the tags; drawn as text

@@ -43,7 +43,7 @@ def test_cross_second_sentence_sets_the_columns(page, app_url):
 
 def test_local_window_slider_narrows_the_band(page, app_url):
     """Moving the window from 2 to 0 leaves only the diagonal: every other weight is 0."""
-    open_page(page, app_url, "Local_attention")
+    open_page(page, app_url, "Local_attention?weights=random")
     press(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
     z = wait_heatmap(page, "Local, w = 0", "f.z.length === 12")["z"]
     assert all(z[i][j] == (1 if i == j else 0) for i in range(12) for j in range(12))

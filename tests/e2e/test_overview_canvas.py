@@ -63,10 +63,10 @@ def hover(page: Page, canvas, i: int, j: int):
 
 
 def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
-    open_page(page, app_url, "Overview")
+    open_page(page, app_url, "Overview?weights=random")  # the d_k slider: random weights
     box = page.get_by_role("textbox", name="Your sentence")
     box.fill("the cat saw the cat")
-    box.press("Control+Enter")
+    box.press("Enter")
     wait_rows(page, ["the", "cat", "saw", "the", "cat"])
     figs = figures(page)
     assert [f["title"].split("   (")[0] for f in figs[:4]] == [
@@ -91,7 +91,9 @@ def causal(browser, app_url):
     tests below that only hover and download (they leave the page as it was)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    open_page(pg, app_url, f"Overview?sentence={SENTENCE.replace(' ', '%20')}&mask=causal")
+    open_page(
+        pg, app_url, f"Overview?sentence={SENTENCE.replace(' ', '%20')}&mask=causal&weights=random"
+    )
     wait_rows(pg, SENTENCE.split())
     yield pg
     ctx.close()
@@ -99,7 +101,7 @@ def causal(browser, app_url):
 
 def test_hover_names_position_token_and_value(causal):
     """A weights cell's hover gives query and key by position and word (repeated words too)."""
-    t = lesson_run(LessonSettings(sentence=SENTENCE, mask="causal")).trace
+    t = lesson_run(LessonSettings(sentence=SENTENCE, mask="causal", weights="random")).trace
     canvas = causal.locator(".cg-root canvas[aria-label^='A = softmax']")
     tip = hover(causal, canvas, 4, 3)
     expect(tip).to_be_visible()
@@ -138,7 +140,7 @@ def test_phone_width(browser, app_url):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     pg = ctx.new_page()
     try:
-        open_page(pg, app_url, "Overview")
+        open_page(pg, app_url, "Overview?weights=random")  # X of 8 features (384 scroll)
         pg.wait_for_function(f"() => {CANVASES}.length >= 8")
         figs = figures(pg)
         assert all(0 < f["width"] <= 390 for f in figs)

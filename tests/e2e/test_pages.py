@@ -37,10 +37,10 @@ def test_home_lists_every_group(page, app_url):
 def test_menu_opens_a_group_and_keeps_the_sentence(page, app_url):
     """The current group's links show; a closed group's links appear once it is opened;
     following one keeps the learner's sentence (an in-app move, not a reload)."""
-    open_page(page, app_url, "Overview")
+    open_page(page, app_url, "Overview?weights=random")  # rows: the words alone
     box = page.get_by_role("textbox", name="Your sentence")
     box.fill("the cat saw the dog")
-    box.press("Control+Enter")
+    box.press("Enter")
     page.wait_for_function(
         """() => [...document.querySelectorAll('.cg-root canvas')].some(
             c => c.dataset.rows === JSON.stringify(['the', 'cat', 'saw', 'the', 'dog']))"""

@@ -22,10 +22,10 @@ pytestmark = pytest.mark.e2e
 
 def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
     """Typing a sentence with repeated words gives one row of X per token and a repeats table."""
-    open_page(page, app_url, "Tokens")
+    open_page(page, app_url, "Tokens?weights=random")  # the seeded random head
     box = page.get_by_role("textbox", name="Your sentence")
     box.fill("the cat saw the cat")
-    box.press("Control+Enter")
+    box.press("Enter")
     wait_idle(page)
     x = wait_heatmap(page, "X ", "f.rows.length === 5")
     assert x["rows"] == ["the", "cat", "saw", "the", "cat"]
@@ -36,7 +36,7 @@ def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
 
 def test_projection_d_v_slider_widens_v(page, app_url):
     """Moving the d_v slider changes the width of V only."""
-    open_page(page, app_url, "Projection")
+    open_page(page, app_url, "Projection?weights=random")  # the seeded random head
     assert heatmap(page, "V with d_v")["shape"][1] == 4
     slider = page.get_by_role("slider", name="d_v (value size)")
     slider.focus()
@@ -49,8 +49,8 @@ def test_projection_d_v_slider_widens_v(page, app_url):
 
 def test_scores_hover_writes_out_the_dot_product(page, app_url):
     """Hovering a cell of S shows that query's and key's sum of products, as the engine has it."""
-    t = lesson_run(LessonSettings()).trace
-    open_page(page, app_url, "Scores")
+    t = lesson_run(LessonSettings(weights="random")).trace
+    open_page(page, app_url, "Scores?weights=random")  # the seeded random head
     hover = hover_cell(page, "S = Q K", 2, 1)
     expect(hover).to_contain_text("query 2: sat")
     expect(hover).to_contain_text("key 1: cat")
@@ -62,7 +62,7 @@ def test_scores_hover_writes_out_the_dot_product(page, app_url):
 
 def test_scaling_marks_your_d_k_on_the_curves(page, app_url):
     """Raising d_k in the sidebar moves the 'your d_k' line on the simulation curves."""
-    open_page(page, app_url, "Scaling")
+    open_page(page, app_url, "Scaling?weights=random")  # the seeded random head
     assert chart(page, "Variance", "g.layout.shapes[0].x0") == 4
     slider = page.get_by_role("slider", name="d_k (query/key size)")
     slider.focus()

@@ -62,7 +62,7 @@ def test_softmax_lower_temperature_sharpens_the_row(page, app_url):
 
 def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
     """Picking another token redraws the stacked bars; their sum markers equal that row of Z."""
-    open_page(page, app_url, "Weighted_sum")
+    open_page(page, app_url, "Weighted_sum?weights=random")  # row 3 is "on"
     box = page.get_by_role("combobox", name="Output row of token")
     box.click()
     box.fill("3 on")  # the selectbox filters its options as you type

@@ -19,7 +19,7 @@ def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
 
 def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
     """From block 1 of 3 to block 3: the tile moves to keys 8-11, the difference fades."""
-    open_page(page, app_url, "Tiled_attention")
+    open_page(page, app_url, "Tiled_attention?weights=random")
     assert heatmap(page, "Tile 1: S / √d_k + M")["shape"] == [12, 4]
     wait_chart(page, "Memory of one head's scores", "g.data.length === 2")
     press(page, "Blocks read so far", "ArrowRight", 2)
@@ -37,7 +37,7 @@ def test_tiles_at_phone_width(browser, app_url):
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     pg = ctx.new_page()
     try:
-        open_page(pg, app_url, "Tiled_attention")
+        open_page(pg, app_url, "Tiled_attention?weights=random")
         tile = wait_heatmap(pg, "Tile 1: S / √d_k + M", "f.width > 0")
         assert 0 < tile["width"] <= 390
         expect(pg.locator(".st-key-tiles_hand_zf table")).to_be_attached()

@@ -7,6 +7,8 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
 from tests.support.wsclient import Session
 
 LIGHT = "the dog ran home"
@@ -21,7 +23,7 @@ def rows(run) -> list[str]:
 async def light_edit(s: Session, words: str):
     run = await s.set("lesson_w_sentence", words)
     assert run.ok, (run.status, run.exceptions)
-    assert rows(run) == words.split()
+    assert rows(run) == list(lesson_run(LessonSettings(sentence=words)).tokens)
     return run
 
 
@@ -65,7 +67,7 @@ def test_cost_timing_does_not_block_another_learner(app_url):
     report("cost lab", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
     assert any("Measured" in h.body for h in got["heavy"].of_type("heading"))
-    assert rows(got["during"]) == LIGHT.split()
+    assert rows(got["during"]) == list(lesson_run(LessonSettings(sentence=LIGHT)).tokens)
     assert got["overlapped"], "the light edit waited for the heavy run to end"
 
 
@@ -76,5 +78,5 @@ def test_model_explorer_does_not_block_another_learner(app_url):
     got = run_async(heavy_and_light(app_url, "Model_explorer", steps, None))
     report("model explorer", got)
     assert got["heavy"].ok, (got["heavy"].status, got["heavy"].exceptions)
-    assert rows(got["during"]) == LIGHT.split()
+    assert rows(got["during"]) == list(lesson_run(LessonSettings(sentence=LIGHT)).tokens)
     assert got["overlapped"], "the light edit waited for the heavy run to end"

@@ -28,7 +28,7 @@ AFTER = f"""() => {{
     const app = document.querySelector('[data-testid=stApp]');
     if (!app || app.dataset.testScriptState !== 'notRunning') return null;
     const heads = [...document.querySelectorAll('h3')].find(h => /\\d+ heads/.test(h.innerText));
-    const box = document.querySelector('textarea[aria-label="Your sentence"]');
+    const box = document.querySelector('input[aria-label="Your sentence"]');
     return {{
         heads: heads ? heads.innerText : '',
         sentence: box ? box.value : null,
@@ -60,11 +60,11 @@ def _type_restart_and_carry_on(base: str, restart) -> dict:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
-        pg.goto(f"{base}/Overview")
-        pg.wait_for_selector("textarea[aria-label='Your sentence']", timeout=120_000)
+        pg.goto(f"{base}/Overview?weights=random")  # the heads slider: random weights
+        pg.wait_for_selector("input[aria-label='Your sentence']", timeout=120_000)
         box = pg.get_by_role("textbox", name="Your sentence")
         box.fill(SENTENCE)
-        box.press("Control+Enter")
+        box.press("Enter")
         pg.wait_for_function(SHOWS, arg=[SENTENCE, "CONNECTED"], timeout=120_000)
         restart()
         pg.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)

@@ -41,7 +41,8 @@ def lesson(**changes):
 
 
 def type_sentence(at: AppTest, sentence: str, key: str = SENTENCE_KEY) -> AppTest:
-    at.text_area(key=key).input(sentence)
+    box = at.text_input(key=key) if key == SENTENCE_KEY else at.text_area(key=key)
+    box.input(sentence)
     return rerun(at)
 
 

@@ -76,7 +76,7 @@ def test_parse_scores_reads_numbers(text, expected):
         ("", "between 2 and"),
         ("3", "you typed 1"),
         (", ".join(["1"] * (MAX_SCORES + 1)), "you typed 13"),
-        ("1, two, 3", "Score 2 is not"),
+        ("1, two, 3", "Score s1 is not"),
         ("1, nan", "not a finite number"),
         ("inf, 1", "not a finite number"),
         ("1, 1e999", "not a finite number"),
