@@ -1,7 +1,8 @@
 """What every page adds to Streamlit's own look and behaviour, for phones and keyboards.
 
-- CSS: a formula wider than its column (a phone) scrolls sideways instead of being cut off;
-  captions in a grey that reads at WCAG AA on white (6.2:1; Streamlit's, faded, 3.9:1).
+- CSS (the script below adds it to the page): a formula wider than its column (a phone)
+  scrolls sideways instead of being cut off; captions in a grey that reads at WCAG AA on
+  white (6.2:1; Streamlit's, faded, 3.9:1).
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
@@ -10,16 +11,26 @@
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 KEY = "attn_page"  # the component's key; its box is hidden (.st-key-attn_page)
-STYLE = f"""<style>
+CSS = f"""
 .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; }}
 .st-key-{KEY} {{ display: none; }}
 [data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
-</style>"""
+"""
 
 _JS = """
+function style(css) {
+  // once per browser tab: a <style> in the page's head (no raw HTML goes through Streamlit)
+  if (document.getElementById("attn-page-style")) return;
+  const s = document.createElement("style");
+  s.id = "attn-page-style";
+  s.textContent = css;
+  document.head.appendChild(s);
+}
 const SCROLLERS = { ".katex-display": "formula", "[data-testid=stCode] pre": "code" };
 
 function mark() {
@@ -41,6 +52,7 @@ function mark() {
 }
 
 export default function ({ parentElement }) {
+  style(CSS);
   let pending = false;
   const soon = () => {
     if (pending) return;
@@ -63,10 +75,11 @@ export default function ({ parentElement }) {
 }
 """
 
-_component = st.components.v2.component("attention_lab_page", js=_JS, isolate_styles=False)
+_component = st.components.v2.component(
+    "attention_lab_page", js=f"const CSS = {json.dumps(CSS)};\n{_JS}", isolate_styles=False
+)
 
 
 def apply() -> None:
     """The app's CSS and formula script, once per page run (before anything is drawn)."""
-    st.html(STYLE)
     _component(key=KEY)

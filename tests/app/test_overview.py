@@ -4,6 +4,7 @@ import numpy as np
 
 from attn_ui.controls import LessonSettings
 from tests.support.apptest import (
+    canvas_grids,
     lesson,
     load,
     matrices,
@@ -66,7 +67,7 @@ def test_fully_masked_row_is_explained_not_nan():
     rerun(at)
     assert at.error and "may not look at any key" in at.error[0].value
     # the run stops before any matrix: no table or figure is left to show a NaN
-    assert not numeric_tables(at) and not at.get("bidi_component") and not at.get("plotly_chart")
+    assert not numeric_tables(at) and not canvas_grids(at) and not at.get("plotly_chart")
 
 
 def test_link_carries_settings_and_ignores_bad_values():
