@@ -19,6 +19,7 @@ from functools import lru_cache
 import streamlit as st
 
 from attn_core import AttentionInputError
+from attn_ui import page_style
 from attn_ui.registry import GROUPS, ROOT, in_group, info
 
 INTRO = ("What you'll learn", "The idea", "The formula")  # drawn under the title, in order
@@ -100,6 +101,7 @@ def page(file: str) -> dict[str, str]:
     me = info(file)
     _freeze_imports()
     st.set_page_config(page_title=f"{me.title} · Attention Lab", layout="wide")
+    page_style.apply()
     navigation(me.group)
     text = lesson(me.name)
     st.title(me.title)
@@ -130,6 +132,7 @@ def footer(file: str) -> None:
 def home() -> None:
     """The home page (app.py): what Attention Lab is, and every page by group."""
     st.set_page_config(page_title="Attention Lab", layout="wide")
+    page_style.apply()
     navigation()
     text = lesson("home")
     st.title("Attention Lab")
@@ -140,9 +143,11 @@ def home() -> None:
             continue
         st.subheader(group)
         st.markdown(text.get(group, ""))
-        cols = st.columns(3)
-        for i, p in enumerate(pages):
-            cols[i % 3].page_link(p.path, label=p.title)
+        # three to a row, a row at a time: a phone stacks columns one under the other, and
+        # must list the pages in lesson order (one st.columns for all read 1, 4, 7, 2, ...)
+        for first in range(0, len(pages), 3):
+            for col, p in zip(st.columns(3), pages[first : first + 3], strict=False):
+                col.page_link(p.path, label=p.title)
 
 
 def quoted(text: str) -> str:

@@ -45,6 +45,15 @@ how = c[2].radio(
 )
 st.caption(frame.fill(text["Reading the model view"], t=t, layer=layer, head=head))
 canvas_grid.show([charts.grid(run.attentions, tok, layer, head)], key="explorer_grid")
+tables.numbers_of(
+    "Numbers of every head (table, CSV download)",
+    {
+        f"layer {i}, head {h}": lambda i=i, h=h: tables.table(run.attentions[i, h], tok, tok)
+        for i in range(n_layers)
+        for h in range(n_heads)
+    },
+    key="explorer_grid",
+)
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"

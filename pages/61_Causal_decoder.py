@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from attn_core.labs import decoder_heads as dh
-from attn_ui import decoder_views, frame, notices, widgets
+from attn_ui import decoder_views, frame, notices, tables, widgets
 from attn_ui.compute import explorer
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix
@@ -116,6 +116,16 @@ if scores is not None:
                 name="decoder_head_types",
             )
         ],
+        key="causal_gallery",
+    )
+    tok = run.tokens
+    tables.numbers_of(
+        "Numbers of the gallery's heads (table, CSV download)",
+        {
+            f"layer {i}, head {h}": lambda i=i, h=h: tables.table(smol[i, h], tok, tok)
+            for kind in best
+            for i, h in best[kind]
+        },
         key="causal_gallery",
     )
 

@@ -12,14 +12,56 @@
 // - columns are at least 2 px wide: a figure whose columns need more than its box scrolls
 //   sideways, and its title says so (never a blur that looks like fewer columns);
 // - columns are at most 80 px wide; their labels stand upright when they fit, else are
-//   turned, 9 px apart at least (every k-th when the cells are narrower);
+//   turned, 11 px apart at least, in 11 px type (every k-th when the cells are narrower),
+//   so that turned labels never overlap;
 // - numbered features ("f0", "f1", ...) are labelled like a ruler: every 1, 2, 5, 10, ...
-// - numbers go on cells at least 14 px high and as wide as the number.
+// - numbers go on cells at least 14 px high and as wide as the number, in 12 px type (no
+//   text of a figure is smaller than 11 px: a phone gets fewer numbers, never smaller
+//   ones), and in white or ink, whichever reads at WCAG AA (4.5:1) on the cell's colour;
+// - a keyboard reaches every cell: a figure takes the focus (Tab), the arrow keys move a
+//   focused cell, and its hover text is read out through a live region.
+// Each canvas records what it drew for the tests: data-min-font-px (the smallest text),
+// data-number-px (the numbers on cells, 0 when none), data-min-contrast (the lowest
+// contrast of a number against its cell), data-label-pitch (the least distance between
+// two labels of an axis, over their font size: 1 or more, they do not overlap).
 
 const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, MAX_LABELLED = 66;
-const MAX_CELL_W = 80, MIN_COL_PX = 2, TURNED_GAP_PX = 9, RULER_GAP_PX = { cols: 48, rows: 16 };
+const MAX_CELL_W = 80, MIN_COL_PX = 2, RULER_GAP_PX = { cols: 48, rows: 16 };
 const FONT_PX = 12, TITLE_PX = 15, TITLE_LINE_PX = 19, BAR_PX = 10, MAX_LABEL_PX = 200;
-const INK = "#262730", MUTED = "#808495", MASKED = "#f0f2f6";
+const TURNED_FONT_PX = 11, TURNED_GAP_PX = TURNED_FONT_PX;
+// MUTED reads at 5.7:1 on MASKED (WCAG AA); Streamlit's grey (#808495) did not (3.3:1)
+const INK = "#262730", MUTED = "#5c5f6b", MASKED = "#f0f2f6", AA = 4.5;
+
+function setFont(g, px, family) {
+  // every font of a drawing goes through here, so the canvas can say its smallest
+  g.font = `${px}px ${family}`;
+  g.minFontPx = Math.min(g.minFontPx || Infinity, px);
+}
+
+function luminance(c) {
+  // WCAG 2 relative luminance of [r, g, b] in 0..255
+  const lin = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+}
+
+function contrast(a, b) {
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+function hex(h) {
+  return [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
+}
+
+const INK_RGB = hex(INK), WHITE = [255, 255, 255], BLACK = [0, 0, 0];
+
+function numberColour(c) {
+  // white or ink, whichever contrasts more with the cell; black when neither reaches AA
+  // (black always does: a colour white fails on is light enough for it)
+  const [w, k] = [contrast(c, WHITE), contrast(c, INK_RGB)];
+  if (Math.max(w, k) >= AA) return w >= k ? [WHITE, w] : [INK_RGB, k];
+  return [BLACK, contrast(c, BLACK)];
+}
 
 function decode(b64) {
   // base64 of little-endian float64 (heatmap.py `encode`); -inf stays -inf
@@ -146,6 +188,9 @@ function drawCells(g, f, L, dpr) {
   const text = (v) => (f.unit ? unit(v, f.decimals) : fixed(v, f.decimals));
   const widest = g.measureText(f.unit ? text(0) : `-${fixed(0, f.decimals)}`).width;
   const numbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
+  if (numbers) setFont(g, FONT_PX, f.font);
+  L.numberPx = numbers ? FONT_PX : 0;
+  L.minContrast = Infinity;
   for (let i = 0; i < L.n; i++) {
     for (let j = 0; j < L.m; j++) {
       const v = z[i * L.m + j], x = xs[j], y = ys[i];
@@ -154,8 +199,10 @@ function drawCells(g, f, L, dpr) {
       g.fillStyle = masked ? MASKED : rgb(c);
       g.fillRect(x, y, xs[j + 1] - x - gap, ys[i + 1] - y - gap);
       if (!numbers) continue;
-      const dark = !masked && 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] < 140;
-      g.fillStyle = masked ? MUTED : dark ? "#fff" : INK;
+      const [ink, ratio] = masked ? [hex(MUTED), contrast(hex(MUTED), hex(MASKED))]
+                                  : numberColour(c);
+      L.minContrast = Math.min(L.minContrast, ratio);
+      g.fillStyle = rgb(ink);
       g.fillText(masked ? "-∞" : text(v), x + L.cellW / 2, y + L.cellH / 2);
     }
   }
@@ -182,10 +229,11 @@ function drawBand(g, f, L) {
 
 function drawLabels(g, f, L) {
   g.fillStyle = INK;
-  g.font = `${FONT_PX}px ${f.font}`;
+  setFont(g, FONT_PX, f.font);
   g.textAlign = "right";
   const rs = f.rowPrefix !== null && L.n > MAX_LABELLED ? rulerStep(L.cellH, RULER_GAP_PX.rows)
                                                          : Math.ceil(MIN_ROW_PX / L.cellH);
+  const pitch = [(rs * L.cellH) / FONT_PX];
   for (let i = 0; i < L.n; i += rs) {
     g.fillText(fit(g, f.rows[i], L.rowLabelMax), L.left - 4, L.top + (i + 0.5) * L.cellH);
   }
@@ -193,10 +241,15 @@ function drawLabels(g, f, L) {
   if (L.upright) {
     const cs = L.ruler ? rulerStep(L.cellW, RULER_GAP_PX.cols) : 1;
     g.textAlign = "center";
+    // upright labels side by side: the free space between two, over the font size
+    const w = Math.max(...f.cols.filter((_, j) => j % cs === 0).map((c) => g.measureText(c).width));
+    pitch.push(Math.max(0, cs * L.cellW - w) / FONT_PX + 1);
     for (let j = 0; j < L.m; j += cs) g.fillText(f.cols[j], x(j), L.colLabelY + FONT_PX / 2);
   } else {
-    const cs = Math.max(1, Math.ceil(TURNED_GAP_PX / L.cellW));
-    if (L.cellW < 12) g.font = `${FONT_PX - 1}px ${f.font}`;
+    const px = L.cellW < 12 ? TURNED_FONT_PX : FONT_PX;
+    const cs = Math.max(1, Math.ceil(Math.max(TURNED_GAP_PX, px) / L.cellW));
+    setFont(g, px, f.font);
+    pitch.push((cs * L.cellW) / px);
     g.textAlign = "right";
     for (let j = 0; j < L.m; j += cs) {
       g.save();
@@ -206,7 +259,8 @@ function drawLabels(g, f, L) {
       g.restore();
     }
   }
-  g.font = `${FONT_PX}px ${f.font}`;
+  L.labelPitch = Math.min(...pitch);
+  setFont(g, FONT_PX, f.font);
   g.textAlign = "center";
   g.fillText(f.colTitle, L.left + (L.m * L.cellW) / 2, L.axisY + FONT_PX / 2);
   g.save();
@@ -223,7 +277,7 @@ function drawBar(g, bar, x, y, w, font) {
     g.fillRect(x + k, y, 1, BAR_PX);
   }
   g.fillStyle = INK;
-  g.font = `${FONT_PX}px ${font}`;
+  setFont(g, FONT_PX, font);
   const ticks = [[bar.zmin, "left"], [(bar.zmin + bar.zmax) / 2, "center"], [bar.zmax, "right"]];
   ticks.forEach(([v, align], k) => {
     g.textAlign = align;
@@ -257,6 +311,7 @@ function draw(canvas, f, width) {
   canvas.style.width = `${width}px`;
   canvas.style.height = `${L.height}px`;
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.minFontPx = Infinity;
   g.fillStyle = "#fff";
   g.fillRect(0, 0, width, L.height);
   g.textBaseline = "middle";
@@ -264,7 +319,7 @@ function draw(canvas, f, width) {
   if (f.band) drawBand(g, f, L);
   if (f.small) return L;
   g.fillStyle = INK;
-  g.font = `${TITLE_PX}px ${f.font}`;
+  setFont(g, TITLE_PX, f.font);
   g.textAlign = "left";
   L.titleLines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
   drawLabels(g, f, L);
@@ -303,6 +358,9 @@ function pngLink(canvasOf, name) {
   return png;
 }
 
+const HIDDEN = { position: "absolute", width: "1px", height: "1px", overflow: "hidden",
+                 clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }; // read out, not shown
+
 function figureBox(root) {
   const box = document.createElement("div");
   box.className = "cg-figure";
@@ -310,7 +368,11 @@ function figureBox(root) {
   box.style.minWidth = "0";
   box.style.overflowX = "auto"; // a figure wider than its box (384 features) scrolls
   const canvas = document.createElement("canvas");
-  canvas.setAttribute("role", "img");
+  // A widget of its own: the arrow keys move a focused cell (a screen reader hands them
+  // over to an "application"; an "img" would keep them for its own reading).
+  canvas.setAttribute("role", "application");
+  canvas.setAttribute("aria-roledescription", "heatmap");
+  canvas.tabIndex = 0;
   canvas.style.display = "block";
   const tip = document.createElement("div");
   tip.className = "cg-hover";
@@ -319,22 +381,58 @@ function figureBox(root) {
     background: INK, color: "#fff", font: `${FONT_PX}px sans-serif`,
     padding: "4px 6px", borderRadius: "4px", zIndex: 2,
   });
+  const ring = document.createElement("div"); // the focused cell's outline
+  ring.className = "cg-focus";
+  Object.assign(ring.style, { position: "absolute", display: "none", pointerEvents: "none",
+                              outline: `2px solid ${INK}`, boxShadow: "0 0 0 2px #fff inset" });
+  const said = document.createElement("div"); // the live region: the focused cell, in words
+  said.className = "cg-said";
+  said.setAttribute("aria-live", "polite");
+  Object.assign(said.style, HIDDEN);
+  const show = (i, j, x, y, flip) => {
+    tip.textContent = hoverText(box.figure, i, j);
+    tip.style.display = "block";
+    tip.style.left = flip ? "" : `${x + 12}px`;
+    tip.style.right = flip ? `${canvas.clientWidth - x + 12}px` : "";
+    tip.style.top = `${y + 12}px`;
+  };
   const hover = (e) => {
     const L = box.layout, r = canvas.getBoundingClientRect();
     const x = e.clientX - r.left, y = e.clientY - r.top;
     const j = Math.floor((x - L.left) / L.cellW), i = Math.floor((y - L.top) / L.cellH);
     if (i < 0 || j < 0 || i >= L.n || j >= L.m) { tip.style.display = "none"; return; }
-    tip.textContent = hoverText(box.figure, i, j);
-    tip.style.display = "block";
-    const flip = e.clientX > window.innerWidth * 0.55; // keep the box on the screen
-    tip.style.left = flip ? "" : `${x + 12}px`;
-    tip.style.right = flip ? `${r.width - x + 12}px` : "";
-    tip.style.top = `${y + 12}px`;
+    show(i, j, x, y, e.clientX > window.innerWidth * 0.55); // keep the box on the screen
   };
+  const focusCell = (i, j) => {
+    const L = box.layout;
+    i = Math.min(L.n - 1, Math.max(0, i));
+    j = Math.min(L.m - 1, Math.max(0, j));
+    box.cell = [i, j];
+    const x = L.left + j * L.cellW, y = L.top + i * L.cellH;
+    Object.assign(ring.style, { display: "block", left: `${x}px`, top: `${y}px`,
+                                width: `${Math.max(2, L.cellW)}px`,
+                                height: `${Math.max(2, L.cellH)}px` });
+    const r = canvas.getBoundingClientRect();
+    show(i, j, x + L.cellW, y + L.cellH, r.left + x > window.innerWidth * 0.55);
+    said.textContent = hoverText(box.figure, i, j).split("\n").join(", ");
+  };
+  const keys = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  canvas.addEventListener("keydown", (e) => {
+    const [i, j] = box.cell || [0, 0], L = box.layout;
+    if (keys[e.key]) focusCell(i + keys[e.key][0], j + keys[e.key][1]);
+    else if (e.key === "Home") focusCell(e.ctrlKey ? 0 : i, 0);
+    else if (e.key === "End") focusCell(e.ctrlKey ? L.n - 1 : i, L.m - 1);
+    else return;
+    e.preventDefault(); // the arrows move the cell, not the page
+  });
+  canvas.addEventListener("focus", () => focusCell(...(box.cell || [0, 0])));
+  canvas.addEventListener("blur", () => { tip.style.display = "none"; ring.style.display = "none"; });
   canvas.addEventListener("pointermove", hover); // a mouse
   canvas.addEventListener("pointerdown", hover); // a tap on a phone
-  canvas.addEventListener("pointerleave", () => { tip.style.display = "none"; });
-  box.append(canvas, tip);
+  canvas.addEventListener("pointerleave", () => {
+    if (document.activeElement !== canvas) tip.style.display = "none";
+  });
+  box.append(canvas, ring, tip, said);
   root.appendChild(box);
   return box;
 }
@@ -459,10 +557,18 @@ function section(root, sec, narrow) {
   boxes.forEach((box, k) => {
     const f = box.figure, canvas = box.querySelector("canvas");
     canvas.setAttribute("aria-label", f.title);
+    canvas.setAttribute("aria-description", `${f.shape[0]} ${f.rowTitle}s by ${f.shape[1]} `
+      + `${f.colTitle}s. The arrow keys move from cell to cell and read each one; `
+      + "the numbers are also in a table on this page.");
     box.layout = draw(canvas, f, widths[k]);
     canvas.dataset.firstRow = f.rows[0]; // for the tests and bench/bench_app.py
     canvas.dataset.rows = JSON.stringify(f.rows);
     canvas.dataset.shape = f.shape.join("x");
+    const g = canvas.getContext("2d"), L = box.layout;
+    canvas.dataset.minFontPx = Number.isFinite(g.minFontPx) ? g.minFontPx : 0; // 0: no text
+    canvas.dataset.numberPx = L.numberPx;
+    canvas.dataset.minContrast = Number.isFinite(L.minContrast) ? L.minContrast.toFixed(2) : "";
+    canvas.dataset.labelPitch = L.labelPitch === undefined ? "" : L.labelPitch.toFixed(2);
   });
 }
 

@@ -16,6 +16,7 @@ from attn_core.labs import scaling
 from attn_ui.controls import LessonSettings
 from attn_ui.figures import canvas_grid, heatmap, plots
 from attn_ui.figures.matrix import matrix
+from attn_ui.tables import numbers, table
 
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
@@ -112,6 +113,8 @@ def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSetting
         show_numbers=s.show_numbers,
     )
     canvas_grid.figure(fig, key=key)
+    label = f"Numbers of {title} (table, CSV download)"
+    numbers(label, lambda: table(sweep, rows, tokens), key=key)
 
 
 def saturation_chart(

@@ -4,15 +4,14 @@ import numpy as np
 
 from attn_ui.controls import LessonSettings
 from tests.support.apptest import (
-    lesson as lesson_at,
-)
-from tests.support.apptest import (
+    canvas_grids,
     load,
     matrices,
     numeric_tables,
     rerun,
     table,
 )
+from tests.support.apptest import lesson as lesson_at
 
 PAGE = "pages/00_Overview.py"
 
@@ -76,7 +75,7 @@ def test_fully_masked_row_is_explained_not_nan():
     rerun(at)
     assert at.error and "may not look at any key" in at.error[0].value
     # the run stops before any matrix: no table or figure is left to show a NaN
-    assert not numeric_tables(at) and not at.get("bidi_component") and not at.get("plotly_chart")
+    assert not numeric_tables(at) and not canvas_grids(at) and not at.get("plotly_chart")
 
 
 def test_link_carries_settings_and_ignores_bad_values():

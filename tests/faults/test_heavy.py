@@ -16,7 +16,8 @@ LIGHT = "the dog ran home"
 
 def rows(run) -> list[str]:
     """The row labels of the overview's first figure (the tokens), as its canvas grid got them."""
-    (grid,) = run.of_type("bidi_component")
+    grids = run.of_type("bidi_component")  # the canvas grid, and the page's style component
+    (grid,) = [g for g in grids if g.component_name.endswith("canvas_grid")]
     return json.loads(grid.json)["sections"][0]["items"][0]["rows"]
 
 

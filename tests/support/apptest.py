@@ -150,7 +150,7 @@ def heatmaps(at: AppTest) -> list[dict]:
     (attn_ui.figures.heatmap.figure), with its matrix decoded as the browser decodes it
     under "m"."""
     out = []
-    for component in at.get("bidi_component"):
+    for component in canvas_grids(at):
         for section in json.loads(component.proto.json)["sections"]:
             figs = [it for it in section["items"] if "z" in it]
             out += [f | {"m": decode(f["z"], f["shape"])} for f in figs]
@@ -171,8 +171,13 @@ def canvas_matrices(at: AppTest) -> dict[str, np.ndarray]:
     return {f["title"].split("   (")[0]: decode(f["z"], f["shape"]) for f in figs}
 
 
+def canvas_grids(at: AppTest) -> list:
+    """The page's heatmap components (attn_ui/figures/canvas_grid.py), in page order; not
+    the page's other browser component (attn_ui/page_style.py)."""
+    return [c for c in at.get("bidi_component") if c.proto.component_name.endswith("canvas_grid")]
+
+
 def canvas_sections(at: AppTest) -> list[dict]:
     """The sections of the page's one canvas grid component, as sent to the browser."""
-    (grid,) = at.get("bidi_component")
-    assert grid.proto.component_name.endswith("canvas_grid")
+    (grid,) = canvas_grids(at)
     return json.loads(grid.proto.json)["sections"]

@@ -53,7 +53,8 @@ def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
             const done = [...document.querySelectorAll('.js-plotly-plot')].filter(g =>
                 g.querySelector('.main-svg') && g._fullLayout && g._fullLayout._size
                 && !g._fullLayout._replotting && !(g._promises && g._promises.length));
-            const grids = document.querySelectorAll('[data-testid=stBidiComponentRegular]');
+            const grids = [...document.querySelectorAll('[data-testid=stBidiComponentRegular]')]
+                .filter(e => !e.closest('.st-key-attn_page'));  // attn_ui/page_style.py
             const canvases = document.querySelectorAll('.cg-root[data-drawn]');
             return done.length >= boxes.length && canvases.length >= grids.length;
         }""",

@@ -149,7 +149,7 @@ def elements(at: AppTest) -> list[str]:
             out += ["  " + line for line in frame_lines(node.value)]
         elif kind == "plotly_chart":
             out += plotly_lines(node.proto.spec)
-        elif kind == "bidi_component":
+        elif kind == "bidi_component" and node.proto.component_name.endswith("canvas_grid"):
             out += canvas_lines(node.proto.json)
         elif kind == "code":
             out.append("code")

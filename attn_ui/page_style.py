@@ -1,0 +1,85 @@
+"""What every page adds to Streamlit's own look and behaviour, for phones and keyboards.
+
+- CSS (the script below adds it to the page): a formula wider than its column (a phone)
+  scrolls sideways instead of being cut off; captions in a grey that reads at WCAG AA on
+  white (6.2:1; Streamlit's, faded, 3.9:1).
+- A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
+  scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
+  appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
+  component per page.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+KEY = "attn_page"  # the component's key; its box is hidden (.st-key-attn_page)
+CSS = f"""
+.katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; }}
+.st-key-{KEY} {{ display: none; }}
+[data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
+"""
+
+_JS = """
+function style(css) {
+  // once per browser tab: a <style> in the page's head (no raw HTML goes through Streamlit)
+  if (document.getElementById("attn-page-style")) return;
+  const s = document.createElement("style");
+  s.id = "attn-page-style";
+  s.textContent = css;
+  document.head.appendChild(s);
+}
+const SCROLLERS = { ".katex-display": "formula", "[data-testid=stCode] pre": "code" };
+
+function mark() {
+  for (const [selector, what] of Object.entries(SCROLLERS)) {
+    for (const el of document.querySelectorAll(selector)) {
+      const scrolls = el.scrollWidth > el.clientWidth; // as axe-core counts it
+      if (scrolls && !el.hasAttribute("tabindex")) {
+        el.tabIndex = 0;
+        el.setAttribute("role", "group");
+        el.setAttribute("aria-label", `${what}, scrolls sideways`);
+        el.dataset.attnScroller = "1";
+      } else if (!scrolls && el.dataset.attnScroller) {
+        for (const a of ["tabindex", "role", "aria-label", "data-attn-scroller"]) {
+          el.removeAttribute(a);
+        }
+      }
+    }
+  }
+}
+
+export default function ({ parentElement }) {
+  style(CSS);
+  let pending = false;
+  const soon = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; mark(); });
+  };
+  // new elements, a new width, and fonts that arrive late (KaTeX's widen a formula)
+  const seen = new MutationObserver(soon);
+  seen.observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", soon);
+  document.fonts.addEventListener("loadingdone", soon);
+  document.fonts.ready.then(soon);
+  mark();
+  parentElement.dataset.drawn = "1";
+  return () => {
+    seen.disconnect();
+    window.removeEventListener("resize", soon);
+    document.fonts.removeEventListener("loadingdone", soon);
+  };
+}
+"""
+
+_component = st.components.v2.component(
+    "attention_lab_page", js=f"const CSS = {json.dumps(CSS)};\n{_JS}", isolate_styles=False
+)
+
+
+def apply() -> None:
+    """The app's CSS and formula script, once per page run (before anything is drawn)."""
+    _component(key=KEY)

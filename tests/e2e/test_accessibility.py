@@ -1,0 +1,149 @@
+"""Accessibility and phones, on every page: axe-core finds no serious or critical violation at
+1400 and 390 px; at 390 px no figure draws text under 9 px, labels do not overlap and no
+formula is cut off; numbers on cells read at WCAG AA; a heatmap's cells are reachable and read
+out with the keyboard; the home page lists the steps in lesson order on a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from attn_ui.compute import lesson_run
+from attn_ui.controls import LessonSettings
+from attn_ui.registry import PAGES, in_group
+from tests.support.browser import ROOT, open_page, url_path
+
+# The survey opens some 60 pages (every page at two widths) in its first test's time.
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+
+WIDTHS = (1400, 390)
+PATHS = ["", *(url_path(p.path) for p in PAGES)]  # the home page, then every registered page
+BAD = ("serious", "critical")
+FIRST_RUN = 240_000  # Generate writes its default text on a first visit
+MIN_FONT_PX = 9
+LOGS = ROOT / "artifacts" / "logs"
+
+# What each heatmap canvas says it drew (canvas_grid.js), every Plotly chart's smallest text,
+# and the formulas wider than their box that do not scroll.
+DRAWN = """() => ({
+    canvases: [...document.querySelectorAll('.cg-figure canvas')].map(c => ({
+        title: c.getAttribute('aria-label'), minFontPx: Number(c.dataset.minFontPx),
+        numberPx: Number(c.dataset.numberPx),
+        minContrast: c.dataset.minContrast === '' ? null : Number(c.dataset.minContrast),
+        labelPitch: c.dataset.labelPitch === '' ? null : Number(c.dataset.labelPitch) })),
+    plotlyMinPx: Math.min(...[...document.querySelectorAll('.js-plotly-plot svg text')]
+        .filter(t => t.textContent.trim())
+        .map(t => parseFloat(getComputedStyle(t).fontSize)), Infinity),
+    cutFormulas: [...document.querySelectorAll('.katex-display')]
+        .filter(k => k.scrollWidth > k.clientWidth + 1
+            && !['auto', 'scroll'].includes(getComputedStyle(k).overflowX))
+        .map(k => k.textContent.slice(0, 40)),
+    pageWiderThanScreen: document.documentElement.scrollWidth > window.innerWidth + 1,
+})"""
+
+
+@pytest.fixture(scope="module")
+def survey(browser, app_url):
+    """Every page at each width, one after another in one context per width: axe-core's
+    serious and critical violations and what the figures drew, by (width, path)."""
+    axe, out = Axe(), {}
+    for width in WIDTHS:
+        ctx = browser.new_context(viewport={"width": width, "height": 1000})
+        pg = ctx.new_page()
+        try:
+            for path in PATHS:
+                open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+                found = axe.run(pg).response["violations"]
+                bad = [
+                    f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
+                    f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
+                    for v in found
+                    if v["impact"] in BAD
+                ]
+                out[width, path] = {"violations": bad, **pg.evaluate(DRAWN)}
+        finally:
+            ctx.close()
+    LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
+    report = {f"{w} {p or 'home'}": s for (w, p), s in out.items()}
+    (LOGS / "accessibility.json").write_text(json.dumps(report, indent=1, default=str))
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_axe_finds_no_serious_or_critical_violation(survey, width):
+    """axe-core on the home page and every registered page: nothing serious or critical."""
+    bad = [f"{p or 'home'}: {v}" for p in PATHS for v in survey[width, p]["violations"]]
+    assert not bad, "\n".join(bad)
+
+
+def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
+    """At 390 px: every heatmap's smallest text (numbers on cells included) and every chart's
+    is 9 px or more; an axis's labels are at least their font size apart; nothing cut off."""
+    for p in PATHS:
+        s = survey[390, p]
+        for c in s["canvases"]:
+            assert c["minFontPx"] == 0 or c["minFontPx"] >= MIN_FONT_PX, (p, c)
+            assert c["numberPx"] == 0 or c["numberPx"] >= MIN_FONT_PX, (p, c)
+            assert c["labelPitch"] is None or c["labelPitch"] >= 1, (p, c)
+        assert s["plotlyMinPx"] >= MIN_FONT_PX, (p, s["plotlyMinPx"])
+        assert not s["cutFormulas"], (p, s["cutFormulas"])
+        assert not s["pageWiderThanScreen"], p
+    drawn = [c for p in PATHS for c in survey[390, p]["canvases"]]
+    assert any(c["numberPx"] for c in drawn)  # some phone figures do carry numbers
+
+
+def test_numbers_on_cells_read_at_wcag_aa(survey):
+    """Every number drawn on a cell, on every page, contrasts 4.5:1 or more with its cell."""
+    ratios = [
+        (p, c["title"], c["minContrast"])
+        for (w, p), s in survey.items()
+        for c in s["canvases"]
+        if c["numberPx"] and c["minContrast"] is not None
+    ]
+    assert ratios  # numbers were drawn
+    assert all(r >= 4.5 for *_, r in ratios), [x for x in ratios if x[2] < 4.5]
+
+
+def test_keyboard_reaches_a_heatmap_cell_and_reads_it_out(page, app_url):
+    """Tab lands on a heatmap; the arrow keys move the focused cell, whose row, column and
+    value are written to a live region and shown in the hover box."""
+    t = lesson_run(LessonSettings(sentence="the cat saw the dog")).trace
+    open_page(page, app_url, "Scores?sentence=the%20cat%20saw%20the%20dog")
+    canvas = page.locator(".cg-figure canvas[aria-label^='S = Q']").first
+    canvas.focus()
+    assert canvas.evaluate("c => document.activeElement === c")
+    box = canvas.locator("xpath=..")
+    said = box.locator(".cg-said")
+    expect(said).to_have_attribute("aria-live", "polite")
+    expect(said).to_contain_text("query 0: the, key 0: the")
+    canvas.press("ArrowRight")
+    canvas.press("ArrowDown")
+    canvas.press("ArrowDown")
+    expect(said).to_contain_text(f"query 2: saw, key 1: cat, value: {t.scores[2, 1]:.2f}")
+    expect(box.locator(".cg-hover")).to_be_visible()
+    canvas.press("End")
+    expect(said).to_contain_text("query 2: saw, key 4: dog")
+    canvas.press("ArrowRight")  # the last column stays the last
+    expect(said).to_contain_text("key 4: dog")
+    page.keyboard.press("Shift+Tab")
+    expect(box.locator(".cg-hover")).to_be_hidden()
+
+
+def test_phone_home_lists_the_steps_in_lesson_order(browser, app_url):
+    """At 390 px the columns stack: the step links still read Overview, 1, 2, ..., 8 down
+    the page."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_page(pg, app_url)
+        main = pg.locator("[data-testid=stMain]")
+        steps = in_group("The steps")
+        tops = [main.get_by_role("link", name=p.title, exact=True).bounding_box() for p in steps]
+        assert all(b is not None for b in tops)
+        ys = [b["y"] for b in tops]
+        assert ys == sorted(ys) and len(set(ys)) == len(ys), ys
+    finally:
+        ctx.close()
