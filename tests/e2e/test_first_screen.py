@@ -57,7 +57,9 @@ def test_default_weights_have_a_row_that_chooses(page, app_url, page_name):
     a = np.array(wait_heatmap(page, WEIGHTS[page_name])["z"])
     expected = lesson_run(LessonSettings()).trace.weights
     if page_name != "Local_attention":  # the lab's global weights are the same numbers
-        np.testing.assert_allclose(a, expected, atol=1e-12)
+        # MiniLM's head is float32: the server (one BLAS thread, serve.py) and this process
+        # may sum in different orders, so the last digits of float32 differ
+        np.testing.assert_allclose(a, expected, atol=1e-5)
     assert a.max(axis=1).max() >= 0.4
     np.testing.assert_allclose(a.sum(axis=1), 1.0, atol=1e-6)  # MiniLM: float32
 
