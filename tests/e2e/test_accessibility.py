@@ -110,8 +110,9 @@ def test_numbers_on_cells_read_at_wcag_aa(survey):
 def test_keyboard_reaches_a_heatmap_cell_and_reads_it_out(page, app_url):
     """Tab lands on a heatmap; the arrow keys move the focused cell, whose row, column and
     value are written to a live region and shown in the hover box."""
-    t = lesson_run(LessonSettings(sentence="the cat saw the dog")).trace
-    open_page(page, app_url, "Scores?sentence=the%20cat%20saw%20the%20dog")
+    # the seeded random weights: one row per word, no [CLS] or [SEP] (the real head has them)
+    t = lesson_run(LessonSettings(sentence="the cat saw the dog", weights="random")).trace
+    open_page(page, app_url, "Scores?sentence=the%20cat%20saw%20the%20dog&weights=random")
     canvas = page.locator(".cg-figure canvas[aria-label^='S = Q']").first
     canvas.focus()
     assert canvas.evaluate("c => document.activeElement === c")
