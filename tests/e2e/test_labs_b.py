@@ -3,12 +3,13 @@
 import json
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.support.browser import (
     chart,
     heatmap,
     open_page,
+    press_slider,
     shot,
     wait_chart,
     wait_heatmap,
@@ -16,15 +17,6 @@ from tests.support.browser import (
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
-    """Move a slider with the keyboard, waiting for the app after each step."""
-    handle = pg.get_by_role("slider", name=slider)
-    for _ in range(times):
-        handle.focus()
-        handle.press(key)
-        wait_idle(pg)
 
 
 def test_cross_second_sentence_sets_the_columns(page, app_url):
@@ -44,7 +36,7 @@ def test_cross_second_sentence_sets_the_columns(page, app_url):
 def test_local_window_slider_narrows_the_band(page, app_url):
     """Moving the window from 2 to 0 leaves only the diagonal: every other weight is 0."""
     open_page(page, app_url, "Local_attention?weights=random")
-    press(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
+    press_slider(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
     z = wait_heatmap(page, "Local, w = 0", "f.z.length === 12")["z"]
     assert all(z[i][j] == (1 if i == j else 0) for i in range(12) for j in range(12))
     expect(page.get_by_text("144 scores")).to_be_visible()
@@ -56,7 +48,7 @@ def test_cost_run_draws_the_measurement(page, app_url):
     """Pressing Run with T up to 256 draws time and memory for T = 16 ... 256."""
     open_page(page, app_url, "Cost")
     expect(page.get_by_text("to time attention and an RNN on this machine")).to_be_visible()
-    press(page, "Longest T", "ArrowLeft", 3)  # 2048 -> 256
+    press_slider(page, "Longest T", "ArrowLeft", 3)  # 2048 -> 256
     page.get_by_role("button", name="Run the measurement").click()
     page.wait_for_selector("[data-testid=stMetric]", timeout=120_000)
     wait_idle(page, 120_000)
@@ -72,7 +64,7 @@ def test_block_layer_slider_moves_to_another_layer(page, app_url):
     axis = "standard deviation (log scale)"
     y = "JSON.stringify(Array.from(g._fullData[0].y))"  # the first token's line
     before = chart(page, axis, y)
-    press(page, "MiniLM layer", "ArrowRight")
+    press_slider(page, "MiniLM layer", "ArrowRight")
     expect(page.get_by_role("heading", name="2. MiniLM layer 1, step by step")).to_be_visible()
     wait_chart(page, axis, f"{y} !== {json.dumps(before)}")
     expect(page.get_by_text("0.0e+00")).to_be_visible()  # our steps equal the model's output

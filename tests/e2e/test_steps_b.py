@@ -8,6 +8,7 @@ from attn_ui.widgets import ROW_PX
 from tests.support.browser import (
     heatmap,
     open_page,
+    press_slider,
     shot,
     wait_heatmap,
     wait_idle,
@@ -40,13 +41,6 @@ def wait_figure(pg, title_start: str, condition: str = "true", arg=None):
         timeout=90_000,  # generous: a loaded CI machine redraws a dozen figures slowly
     )
     return figure(pg, title_start)
-
-
-def press_slider(pg, name: str, key: str) -> None:
-    slider = pg.get_by_role("slider", name=name)
-    slider.focus()
-    slider.press(key)
-    wait_idle(pg)
 
 
 def test_softmax_lower_temperature_sharpens_the_row(page, app_url):

@@ -1,20 +1,18 @@
 """Attention in tiles in a real browser: stepping to the last block, and the page at 390 px."""
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.support.browser import heatmap, open_page, shot, wait_chart, wait_heatmap, wait_idle
+from tests.support.browser import (
+    heatmap,
+    open_page,
+    press_slider,
+    shot,
+    wait_chart,
+    wait_heatmap,
+)
 
 pytestmark = pytest.mark.e2e
-
-
-def press(pg: Page, slider: str, key: str, times: int = 1) -> None:
-    """Move a slider with the keyboard, waiting for the app after each step."""
-    handle = pg.get_by_role("slider", name=slider)
-    for _ in range(times):
-        handle.focus()
-        handle.press(key)
-        wait_idle(pg)
 
 
 def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
@@ -22,7 +20,7 @@ def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
     open_page(page, app_url, "Tiled_attention?weights=random")
     assert heatmap(page, "Tile 1: S / √d_k + M")["shape"] == [12, 4]
     wait_chart(page, "Memory of one head's scores", "g.data.length === 2")
-    press(page, "Blocks read so far", "ArrowRight", 2)
+    press_slider(page, "Blocks read so far", "ArrowRight", 2)
     tile = wait_heatmap(page, "Tile 3: S / √d_k + M", "f.shape[1] === 4")
     assert tile["cols"] == ["cat", "was", "tired", "."]  # keys 8 to 11
     gap = wait_heatmap(page, "Z after block 3 − Z", "true")["z"]

@@ -78,6 +78,15 @@ def wait_idle(pg: Page, timeout_ms: int = 30_000) -> None:
     expect(pg.locator("[data-testid='stException']")).to_have_count(0)
 
 
+def press_slider(pg: Page, name: str, key: str, times: int = 1) -> None:
+    """Move the slider called `name` with the keyboard, waiting for the app after each step."""
+    handle = pg.get_by_role("slider", name=name)
+    for _ in range(times):
+        handle.focus()
+        handle.press(key)
+        wait_idle(pg)
+
+
 # (server URL, page URL path) -> the page title its first visit in this process showed
 FIRST_VISITS: dict[tuple[str, str], str] = {}
 
