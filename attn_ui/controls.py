@@ -166,9 +166,58 @@ def _bind(name: str, options: list | None = None, defaults: dict | None = None) 
 def _cut_sentence(text: str) -> str:
     """The sentence on one line and at most MAX_SENTENCE_CHARS long; a cut is remembered
     for the notice under the box (`sentence_input`)."""
+    return _cut(text, MAX_SENTENCE_CHARS, SENTENCE_CUT)
+
+
+def _cut(text: str, limit: int, cut_key: str) -> str:
+    """`text` on one line and at most `limit` characters; the length of a text that was cut
+    is kept in st.session_state[cut_key] for `cut_notice` (None when nothing was cut)."""
     text = clean_sentence(text)
-    st.session_state[SENTENCE_CUT] = len(text) if len(text) > MAX_SENTENCE_CHARS else None
-    return text[:MAX_SENTENCE_CHARS]
+    st.session_state[cut_key] = len(text) if len(text) > limit else None
+    return text[:limit]
+
+
+def cut_notice(cut_key: str, limit: int, reads: str) -> None:
+    """The notice under a one-line box whose last paste was cut (see `_cut`).
+
+    reads: what the page reads of the text, e.g. "The lessons read at most 64 tokens"."""
+    cut = st.session_state.get(cut_key)
+    if cut:
+        st.warning(
+            f"Your text had {cut} characters: the box keeps the first {limit}. "
+            f"{reads}; shorten it to choose what stays."
+        )
+
+
+def text_line(
+    label: str,
+    *,
+    key: str,
+    reads: str,
+    help: str,
+    limit: int = MAX_SENTENCE_CHARS,
+    default: str | None = None,
+    on_change=None,
+) -> str:
+    """A page's own one-line text box that behaves like the lesson sentence box: it applies
+    on Enter (a phone's Go), a line break becomes a space (never a newline in a URL), and a
+    paste over `limit` characters is cut, with a notice under the box.
+
+    key : the widget's key (the page's prefix); default seeds it when it has no value yet.
+    on_change : the page's own callback, run after the text is cut (e.g. `widgets.remembered`'s).
+    """
+    cut_key = f"{key}_cut"
+    if default is not None and key not in st.session_state:
+        st.session_state[key] = default  # seeded here, not by `value`: the callback rewrites it
+
+    def tidy() -> None:
+        st.session_state[key] = _cut(st.session_state[key], limit, cut_key)
+        if on_change is not None:
+            on_change()
+
+    value = st.text_input(label, key=key, on_change=tidy, help=help)
+    cut_notice(cut_key, limit, reads)
+    return clean_sentence(value)[:limit]  # a value no callback saw (a reconnect's)
 
 
 def _control(
@@ -209,12 +258,7 @@ def sentence_input(help: str = SENTENCE_HELP) -> None:
     No `max_chars`: the browser would drop a longer paste without a word. It is cut here,
     and the notice says so."""
     _control(st.text_input, "Your sentence", "sentence", help=help)
-    cut = st.session_state.get(SENTENCE_CUT)
-    if cut:
-        st.warning(
-            f"Your text had {cut} characters: the box keeps the first {MAX_SENTENCE_CHARS}. "
-            "The lessons read at most 64 tokens; shorten it to choose what stays."
-        )
+    cut_notice(SENTENCE_CUT, MAX_SENTENCE_CHARS, "The lessons read at most 64 tokens")
 
 
 def sentence_box(help: str = SENTENCE_HELP, *, note: bool = False) -> LessonSettings:

@@ -15,11 +15,12 @@ AGGREGATES = {
 }
 
 text = frame.page(__file__)
-sentence = st.text_area(
+sentence = controls.text_line(
     "Your sentence",
-    max_chars=explorer.MAX_CHARS,
-    height=80,
-    help=f"Any language. The model reads at most {explorer.MAX_TOKENS} tokens here.",
+    limit=explorer.MAX_CHARS,
+    reads=f"The model reads at most {explorer.MAX_TOKENS} tokens",
+    help=f"Press Enter to apply. Any language. The model reads at most {explorer.MAX_TOKENS} "
+    f"tokens here; a paste over {explorer.MAX_CHARS} characters is cut.",
     **widgets.remembered("explorer", "sentence", explorer.DEFAULT_SENTENCE),
 )
 if not sentence.strip():

@@ -27,12 +27,13 @@ with left:
     controls.sentence_input()
     st.caption(text["Your sentence asks"])
 with right:
-    memory = st.text_area(
+    memory = controls.text_line(
         "Second sentence",
-        "A tired kitten slept on the rug.",
-        max_chars=controls.MAX_SENTENCE_CHARS,
-        height=80,
         key="cross_memory",
+        default="A tired kitten slept on the rug.",
+        reads="The lab reads at most 64 tokens",
+        help="Press Enter to apply. Up to 64 tokens; each token becomes one key and one value. "
+        f"A longer paste is cut to {controls.MAX_SENTENCE_CHARS} characters.",
     )
     st.caption(text["The second sentence answers"])
 

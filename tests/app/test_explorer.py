@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from attn_core.pretrained import load_minilm
+from attn_ui.compute import explorer
 from attn_ui.compute.explorer import DEFAULT_SENTENCE
 from attn_ui.figures.heatmap import SCALES
 from tests.support.apptest import heatmaps, load, open_tables, rerun, table
@@ -20,7 +21,7 @@ def model():
 
 
 def type_sentence(at, sentence: str):
-    at.text_area(key="explorer_sentence").input(sentence)
+    at.text_input(key="explorer_sentence").input(sentence)
     return rerun(at)
 
 
@@ -163,5 +164,16 @@ def test_sentence_survives_a_visit_to_another_page():
     rerun(at)
     at.switch_page(PAGE)
     rerun(at)
-    assert at.text_area(key="explorer_sentence").value == "a short visit"
+    assert at.text_input(key="explorer_sentence").value == "a short visit"
     assert table(at, "Layer 0, head 0").shape == (5, 5)
+
+
+def test_a_paste_over_the_limit_is_cut_with_a_notice_and_never_holds_a_newline():
+    """The explorer's box is one line like the lesson box: a paste over MAX_CHARS is cut to it
+    with a notice under the box, and line breaks become spaces."""
+    text = "first line\nsecond " + "word " * 1000
+    at = type_sentence(load(PAGE), text)
+    box = at.text_input(key="explorer_sentence")
+    assert box.value == text.replace("\n", " ")[: explorer.MAX_CHARS] and "\n" not in box.value
+    assert any(f"Your text had {len(text)} characters" in w.value for w in at.warning)
+    assert table(at, "Layer 0, head 0").shape == (explorer.MAX_TOKENS, explorer.MAX_TOKENS)

@@ -5,7 +5,7 @@ import numpy as np
 import attn_core
 from attn_core.labs.cross import cross_attention
 from attn_core.text import embed
-from attn_ui.controls import DEFAULT_SENTENCE
+from attn_ui.controls import DEFAULT_SENTENCE, MAX_SENTENCE_CHARS
 from tests.support.apptest import (
     heatmaps,
     load,
@@ -43,7 +43,7 @@ def test_default_numbers_equal_the_engine(loaded):
 
 def test_second_sentence_changes_the_columns_only():
     at = load(PAGE)
-    at.text_area(key="cross_memory").input("the rug")
+    at.text_input(key="cross_memory").input("the rug")
     rerun(at)
     assert table(at, CROSS).shape == (12, 2)
     assert table(at, SELF).shape == (12, 12)
@@ -64,7 +64,7 @@ def test_first_sentence_changes_the_rows():
 
 def test_same_sentence_twice_gives_the_self_square():
     at = load(PAGE)
-    at.text_area(key="cross_memory").input(DEFAULT_SENTENCE)
+    at.text_input(key="cross_memory").input(DEFAULT_SENTENCE)
     rerun(at)
     np.testing.assert_allclose(table(at, CROSS), table(at, SELF), atol=1e-15)
 
@@ -94,7 +94,7 @@ def test_d_model_slider_changes_the_weights():
 
 def test_empty_second_sentence_says_which_box():
     at = load(PAGE)
-    at.text_area(key="cross_memory").input("  ")
+    at.text_input(key="cross_memory").input("  ")
     rerun(at)
     assert at.error and "Second sentence" in at.error[0].value and "empty" in at.error[0].value
 
@@ -105,3 +105,18 @@ def test_numbers_toggle_takes_the_numbers_off_the_cells():
     at.toggle(key="cross_numbers").set_value(False)
     rerun(at)
     assert len(heatmaps(at)) == 3 and not any(f["numbers"] for f in heatmaps(at))
+
+
+def test_second_sentence_is_one_line_and_a_long_paste_is_cut_with_a_notice():
+    """The second box behaves like the lesson box: line breaks become spaces, and a paste over
+    the limit is cut to it, with a notice (a text area dropped it without a word)."""
+    at = load(PAGE)
+    at.text_input(key="cross_memory").input("the\nrug")
+    rerun(at)
+    assert at.text_input(key="cross_memory").value == "the rug"
+    assert table(at, CROSS).shape == (12, 2) and not at.warning
+    long = " ".join(["rug"] * 200)  # 799 characters
+    at.text_input(key="cross_memory").input(long)
+    rerun(at)
+    assert at.text_input(key="cross_memory").value == long[:MAX_SENTENCE_CHARS]
+    assert any(f"Your text had {len(long)} characters" in w.value for w in at.warning)

@@ -40,7 +40,7 @@ def wait_figure(pg, title, condition: str = "true"):
 def type_sentence(pg, sentence: str) -> None:
     box = pg.get_by_role("textbox", name="Your sentence")
     box.fill(sentence)
-    box.press("Control+Enter")
+    box.press("Enter")
     wait_idle(pg)
 
 
