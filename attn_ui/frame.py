@@ -130,13 +130,17 @@ def footer(file: str) -> None:
 
 
 def home() -> None:
-    """The home page (app.py): what Attention Lab is, and every page by group."""
+    """The home page (app.py): the learner's sentence and attention on it, live, then every
+    page by group."""
+    from attn_ui import first_screen  # it draws with the controls, which import this module
+
     st.set_page_config(page_title="Attention Lab", layout="wide")
     page_style.apply()
     navigation()
     text = lesson("home")
     st.title("Attention Lab")
     st.markdown(text["The idea"])
+    first_screen.live(text)
     for group in GROUPS:
         pages = in_group(group)
         if not pages:

@@ -1,0 +1,82 @@
+"""The home page's first screen: the learner's sentence and the attention weights A of the
+lessons' head on it, live, with one sentence on what to notice (frame.home draws it above the
+page list).
+
+Kept small, because the home page is the first page a learner opens
+(bench/bench_home.py times its first open against bench/bare_page.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from attn_ui import compute, controls, frame, registry
+from attn_ui.figures.matrix import matrix
+
+SPECIAL = ("[CLS]", "[SEP]")  # MiniLM's markers: the row to point at is a word's
+WHERE = {-1: "the token right before it", 0: "itself", 1: "the token right after it"}
+
+
+def strongest_row(weights: np.ndarray, tokens: Sequence[str]) -> tuple[int, int]:
+    """(query i, key j) of the largest weight whose query and key are words, not markers;
+    the largest weight of all when there is no such pair.
+
+    weights : (T, T) A, rows sum to 1"""
+    word = np.array([t not in SPECIAL for t in tokens])
+    mine = np.where(word[:, None] & word[None, :], weights, -np.inf)
+    if not np.isfinite(mine).any():
+        mine = weights
+    i, j = np.unravel_index(int(np.argmax(mine)), weights.shape)
+    return int(i), int(j)
+
+
+def notice(
+    weights: np.ndarray, tokens: Sequence[str], text: dict[str, str], columns: bool = False
+) -> str:
+    """The sentence beside the figure: which word gives how much of its attention to which,
+    read from the figure's own numbers. columns: the by-hand layout (queries are columns)."""
+    i, j = strongest_row(weights, tokens)
+    where = WHERE.get(j - i, f"the token {abs(j - i)} places {'after' if j > i else 'before'}")
+    query, key = ("column", "row") if columns else ("row", "column")
+    return frame.fill(
+        text["What to notice"],
+        query=f"“{frame.quoted(tokens[i])}” ({query} {i})",
+        key=f"“{frame.quoted(tokens[j])}” ({key} {j})",
+        line=query,
+        weight=f"{weights[i, j]:.2f}",
+        where=where,
+    )
+
+
+@st.fragment
+def live(text: dict[str, str]) -> None:
+    """The sentence box and the figure, one fragment: a new sentence reruns only them."""
+    controls.sentence_input()
+    controls.weights_choice()  # the seeded random weights one click away, on the first screen
+    s = controls.settings()
+    with frame.stop_on_error(section=True):  # the page list below always draws
+        run = compute.lesson_run(s)
+        left, right = st.columns([3, 2])
+        with left:
+            matrix(
+                run.trace.weights,
+                run.tokens,
+                run.tokens,
+                name="A: how much each query attends to each key",
+                by_hand_name="A, by-hand layout (columns sum to 1)",
+                kind="weights",
+                columns=s.columns,
+                show_numbers=s.show_numbers,
+                key="home_a",
+            )
+        with right:
+            st.markdown(notice(run.trace.weights, run.tokens, text, s.columns))
+            controls.weights_note(s)
+            st.page_link(
+                registry.page("overview").path,
+                label="See every step on your sentence: the overview",
+                icon=":material/arrow_forward:",
+            )
