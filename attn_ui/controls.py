@@ -8,6 +8,7 @@ draws it, because Streamlit deletes the state of widgets a page does not draw.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import streamlit as st
@@ -280,37 +281,51 @@ def sidebar(
     sentence: bool = True,
     defaults: dict | None = None,
     note: bool = True,
+    here: Sequence[str] = (),
 ) -> LessonSettings:
-    """Draw the shared controls and return the settings they hold: the sentence box here in
-    the page, right above the figures it changes (on a phone the sidebar starts closed), and
-    the rest in the sidebar. sentence=False: the page draws `sentence_box` itself.
+    """Draw the shared controls and return the settings they hold.
+
+    Above the figures, in the page's main column (on a phone the sidebar is a drawer that
+    covers them): the sentence box, then in one row the weight source and the page's key
+    controls, `here` (names of LessonSettings fields, e.g. ("d_k",) on Scaling). The rest
+    go in the sidebar. Each control is drawn once, in one place, under its one key, so the
+    shared settings stay the single owner (a control a page draws above the figures is the
+    same setting other pages show in their sidebar).
+
+    sentence=False: the page draws `sentence_box` itself.
     defaults: the page's own start for settings the learner has not chosen (see `current`).
     note=False: the page says itself whose weights it shows (`weights_note`)."""
     page = {"defaults": defaults}
     if sentence:
         sentence_input()
-    with st.sidebar:
-        _control(
-            st.radio,
-            "Weights W_Q, W_K, W_V",
-            "weights",
-            options=list(WEIGHT_SOURCES),
-            format_func=WEIGHT_SOURCES.get,
-            **page,
-        )
-        s = current(defaults)
-        if s.weights != "pretrained":
+    here = {"weights", *here}
+    top = st.container(horizontal=True, gap="medium", key="lesson_here")
+
+    def at(name: str):
+        return top if name in here else st.sidebar
+
+    with at("weights"):
+        weights_choice(defaults, horizontal="weights" in here)
+    s = current(defaults)
+    if s.weights != "pretrained":
+        with at("d_model"):
             _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS, **page)
-        if s.weights == "random":
+    if s.weights == "random":
+        with at("d_k"):
             _control(st.select_slider, "d_k (query/key size)", "d_k", D_KS, **page)
             d_k_note(current(defaults))
+        with at("seed"):
             _control(st.number_input, "seed", "seed", 0, 10_000, step=1, **page)
-        if s.weights == "pretrained":
+    if s.weights == "pretrained":
+        with at("layer"):
             _control(st.slider, "layer", "layer", 0, 5, **page)
+        with at("head"):
             _control(st.slider, "head", "head", 0, 11, **page)
-        if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
+    if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
+        with at("n_heads"):
             _control(st.slider, "heads", "n_heads", 1, 8, **page)
-        if mask:
+    if mask:
+        with at("mask"):
             _control(
                 st.selectbox, "Mask", "mask", options=list(MASKS), format_func=MASKS.get, **page
             )
@@ -319,12 +334,27 @@ def sidebar(
                 _control(st.slider, "padding tokens at the end", "n_pad", 0, 8, **page)
             if s.mask == "window":
                 _control(st.slider, "window: neighbours on each side", "window", 0, 8, **page)
+    with at("temperature"):
         _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1, **page)
+    with st.sidebar:
         _control(st.toggle, "numbers on cells", "show_numbers", **page)
         _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
     if sentence and note:
         weights_note(current(defaults))
     return _to_url(current(defaults))
+
+
+def weights_choice(defaults: dict | None = None, *, horizontal: bool = True) -> str:
+    """The weight source (a real head, seeded random, similarity), as one shared control."""
+    return _control(
+        st.radio,
+        "Weights W_Q, W_K, W_V",
+        "weights",
+        options=list(WEIGHT_SOURCES),
+        format_func=WEIGHT_SOURCES.get,
+        horizontal=horizontal,
+        defaults=defaults,
+    )
 
 
 def d_k_note(s: LessonSettings) -> None:
@@ -347,6 +377,11 @@ def weights_note(s: LessonSettings) -> None:
         st.caption(frame.fill(note, layer=str(s.layer), head=str(s.head)))
     else:
         st.caption(text["Random weights" if s.weights == "random" else "Similarity weights"])
+
+
+def settings(defaults: dict | None = None) -> LessonSettings:
+    """The learner's settings, mirrored in the URL (for a page that draws its own controls)."""
+    return _to_url(current(defaults))
 
 
 def _to_url(s: LessonSettings, params=None) -> LessonSettings:

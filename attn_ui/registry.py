@@ -35,9 +35,7 @@ PAGES: tuple[Page, ...] = (
     Page("pages/02_Projection.py", "2. Projection: Q, K and V", "The steps", "projection"),
     Page("pages/03_Scores.py", "3. Scores: S = Q Kᵀ", "The steps", "scores"),
     Page("pages/04_Scaling.py", "4. Scaling: divide by √d_k", "The steps", "scaling"),
-    Page(
-        "pages/05_Softmax.py", "5. Softmax: each query's weights sum to 1", "The steps", "softmax"
-    ),
+    Page("pages/05_Softmax.py", "5. Softmax: weights sum to 1", "The steps", "softmax"),
     Page("pages/06_Weighted_sum.py", "6. Weighted sum: Z = A V", "The steps", "weighted_sum"),
     Page("pages/07_Masking.py", "7. Masking: who sees whom", "The steps", "masking"),
     Page("pages/08_Multi-head.py", "8. Multi-head attention", "The steps", "multihead"),

@@ -13,7 +13,7 @@ from attn_ui.figures import canvas_grid
 from attn_ui.figures.matrix import oriented_figure
 
 text = frame.page(__file__)
-controls.sidebar(heads=True, sentence=False)
+controls.sidebar(heads=True, sentence=False, here=("n_heads",))
 
 
 class Figures:

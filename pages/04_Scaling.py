@@ -24,7 +24,7 @@ def on_paper() -> dict[str, str]:
 
 
 text = frame.page(__file__)
-s = controls.sidebar(mask=False)
+s = controls.sidebar(mask=False, here=("d_k",))
 with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know

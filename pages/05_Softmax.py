@@ -9,7 +9,7 @@ from attn_ui.figures import bars, panels
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 text = frame.page(__file__)
-s = controls.sidebar()
+s = controls.sidebar(here=("temperature",))
 with frame.stop_on_error():
     run = compute.lesson_run(s)
 

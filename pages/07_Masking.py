@@ -62,7 +62,9 @@ def right_and_wrong(t, scaled, mask, tok, s, text) -> None:
 
 
 text = frame.page(__file__)
-s = controls.sidebar(defaults={"mask": "causal"})  # the page opens on a mask that shows
+s = controls.sidebar(
+    defaults={"mask": "causal"}, here=("mask",)
+)  # the page opens on a mask that shows
 with frame.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
     tok = base.tokens

@@ -7,11 +7,12 @@ from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures import panels
 
 text = frame.page(__file__)
-s = controls.sidebar(heads=True, defaults={"weights": "random"}, note=False)  # toy heads
+# toy heads: the page builds several from the seeded random weights
+s = controls.sidebar(heads=True, defaults={"weights": "random"}, note=False, here=("n_heads",))
 if s.weights == "pretrained":
     st.warning(
         "This page builds its heads from the toy weights. Choose **Random** or "
-        "**Similarity** weights in the sidebar."
+        "**Similarity** weights above the figures."
     )
     st.button(
         "Use random weights",
