@@ -16,6 +16,7 @@ from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import MAX_NEW_TOKENS, smollm
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix
+from attn_ui.tables import table, table_height
 
 STORE = "gen"  # st.session_state["gen"]: the settings of the last generation, layer, head
 LAYERS, HEADS = 30, 9
@@ -186,6 +187,11 @@ def live(place, text: str, prompt_tokens, steps, layer: int, head: int, before) 
             title = f"Causal attention, layer {layer}, head {head} (writing)"
             fig = triangle_figure(m, first, tokens, layer, head, title)
             canvas_grid.figure(fig, key=f"gen_live_{k}")
+            # its numbers too; an expander without a key opens in the browser alone: a
+            # rerun would stop the writing
+            with st.expander(f"Numbers of {title} (table)"):
+                rows, cols = labels(tokens[first : first + len(m)]), labels(tokens[: m.shape[1]])
+                st.dataframe(table(m, rows, cols), height=table_height(len(m)))
 
 
 def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:

@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import parse_tree_from_messages
 from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 
@@ -183,3 +184,38 @@ def test_a_learner_behind_another_sees_their_place(runners):
     np.testing.assert_array_equal(
         at.session_state["gen_written"].ids, smollm().generate("Two learners", 2).ids
     )
+
+
+def test_the_live_triangle_has_its_numbers_in_a_table():
+    """While the model writes, the growing triangle's numbers are in a table under it (every
+    figure's numbers reachable as a table), the same matrix the figure draws."""
+
+    def writing():
+        import streamlit as st
+
+        from attn_ui import generate_view as view
+        from attn_ui.compute import generate as gen
+        from attn_ui.compute.decoder import smollm
+
+        model = smollm()
+        text = "The cat sat"
+        g = model.generate(text, 3)
+        n = len(g.prompt_ids)
+        tokens = [model.token_text(i) for i in g.prompt_ids]
+        view.live(st.empty(), text, tokens, g.steps, 26, 6, gen.prompt_rows(text, n))
+
+    at = AppTest.from_function(writing, default_timeout=300).run()
+    assert not at.exception, at.exception
+    model = smollm()
+    g = model.generate("The cat sat", 3)
+    n = len(g.prompt_ids)
+    want, first = gen.stack_rows(
+        gen.prompt_rows("The cat sat", n)[26, 6], [s.attention[26, 6] for s in g.steps], n
+    )
+    drawn = heatmap(at, "Causal attention, layer 26, head 6 (writing)")
+    np.testing.assert_array_equal(drawn["m"], want)
+    label = "Numbers of Causal attention, layer 26, head 6 (writing)"
+    assert [e.label for e in at.expander] == [f"{label} (table)"]
+    shown = at.expander[0].dataframe[0].value
+    np.testing.assert_array_equal(shown.to_numpy(), want)
+    assert list(shown.index)[-1].endswith(gen.shown(g.tokens[first + len(want) - 1]))
