@@ -107,8 +107,8 @@ def page(file: str) -> dict[str, str]:
     st.title(me.title)
     for heading in INTRO:
         if text.get(heading):
-            if heading == "The formula":
-                st.markdown(f"#### {heading}")
+            if heading == "The formula":  # h2 under the h1 title (axe-core's heading-order)
+                st.markdown(f"## {heading}")
             st.markdown(text[heading])
     return text
 
@@ -118,7 +118,7 @@ def footer(file: str) -> None:
     me = info(file)
     text = lesson(me.name)
     if text.get("Try this"):
-        st.markdown("#### Try this")
+        st.markdown("### Try this")
         st.markdown(text["Try this"])
     group = in_group(me.group)
     i = group.index(me)
@@ -145,7 +145,7 @@ def home() -> None:
         pages = in_group(group)
         if not pages:
             continue
-        st.subheader(group)
+        st.header(group)  # h2 under the h1 title (axe-core's heading-order)
         st.markdown(text.get(group, ""))
         # three to a row, a row at a time: a phone stacks columns one under the other, and
         # must list the pages in lesson order (one st.columns for all read 1, 4, 7, 2, ...)

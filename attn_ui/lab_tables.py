@@ -48,7 +48,7 @@ def saturation_table(sample: scaling.ScaleSample) -> pd.DataFrame:
         )
         cols[name] = [*values, se]
     index = [*SATURATION_ROWS, "sampling error of the variance (1 sd)"]
-    return pd.DataFrame(cols, index=index)
+    return pd.DataFrame(cols, index=pd.Index(index, name="measure"))
 
 
 def selection_table(scores: np.ndarray, tau: float, soft: np.ndarray, hard: np.ndarray):

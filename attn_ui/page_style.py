@@ -2,7 +2,8 @@
 
 - CSS (the script below adds it to the page): a formula wider than its column (a phone)
   scrolls sideways instead of being cut off; captions in a grey that reads at WCAG AA on
-  white (6.2:1; Streamlit's, faded, 3.9:1).
+  white (6.2:1; Streamlit's, faded, 3.9:1); the lesson's "The formula" heading is an h2
+  (headings go down one level at a time, axe-core's heading-order) at the size of the h4 it was.
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
@@ -20,6 +21,7 @@ CSS = f"""
 .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; }}
 .st-key-{KEY} {{ display: none; }}
 [data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
+h2#the-formula {{ font-size: 1.25rem; padding-top: 0.5rem; }}
 """
 
 _JS = """

@@ -111,7 +111,7 @@ def summary_table(unscaled: SoftmaxSummary, scaled: SoftmaxSummary, t_k: int) ->
             "unscaled": [getattr(unscaled, n) for n in names],
             "÷ √d_k": [getattr(scaled, n) for n in names],
         },
-        index=list(names.values()),
+        index=pd.Index(list(names.values()), name="measure"),
     )
 
 
@@ -122,7 +122,7 @@ def head_features(n_heads: int, d_v: int) -> list[str]:
 
 def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) -> None:
     """Sums side by side, one row per token, to 4 decimals."""
-    df = pd.DataFrame(sums, index=labels(tokens)).round(4)
+    df = pd.DataFrame(sums, index=pd.Index(labels(tokens), name="token")).round(4)
     st.dataframe(df, key=key, height=table_height(len(df)))
 
 
@@ -135,7 +135,7 @@ def softmax_table(steps: softmax_facts.SoftmaxSteps, tokens: Sequence[str], *, k
         "exp(s/τ − max)": steps.exps,
         "weight": steps.weights,
     }
-    df = pd.DataFrame(cols, index=labels(tokens)).round(4)
+    df = pd.DataFrame(cols, index=pd.Index(labels(tokens), name="key")).round(4)
     st.dataframe(df.replace(-np.inf, "−∞ (masked)"), key=key, height=table_height(len(df)))
 
 

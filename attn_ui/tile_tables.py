@@ -35,5 +35,5 @@ def running_table(step: TileStep, before: TileStep | None, tokens: Sequence[str]
             COLUMNS[2]: rescale,
             COLUMNS[3]: [number(x) for x in step.l],
         },
-        index=labels(tokens),
+        index=pd.Index(labels(tokens), name="query"),
     )

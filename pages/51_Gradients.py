@@ -134,7 +134,7 @@ moved = pd.DataFrame(
             lr * float(np.abs(w).max()) for w in (g.dw_q, g.dw_k, g.dw_v)
         ],
     },
-    index=["W_Q", "W_K", "W_V"],
+    index=pd.Index(["W_Q", "W_K", "W_V"], name="matrix"),
 )
 st.dataframe(moved, key="grads_moved", width="stretch")
 

@@ -54,7 +54,7 @@ shapes = pd.DataFrame(
             mb(s.n_layers * s.n_heads * t * s.head_dim * 4),
         ],
     },
-    index=["K (keys, after RoPE)", "V (values)", "Q (queries)"],
+    index=pd.Index(["K (keys, after RoPE)", "V (values)", "Q (queries)"], name="matrix"),
 )
 st.dataframe(shapes, key="kv_shapes")
 
@@ -73,7 +73,7 @@ table = pd.DataFrame(
         "with the cache": [f(cost["with"]) for f in rows.values()],
         f"without (all {t} tokens again)": [f(cost["without"]) for f in rows.values()],
     },
-    index=list(rows),
+    index=pd.Index(list(rows), name="per step"),
 )
 st.dataframe(table, key="kv_costs")
 ratio = cost["without"].flops / cost["with"].flops

@@ -82,7 +82,9 @@ def show(df: pd.DataFrame, *, title: str, key: str, masked=None, caption: str = 
     """A titled grid; `masked` (R, C) bool greys the cells the mask forbids."""
     with st.container(key=key):
         st.markdown(f"**{title}**")
-        style = df.style
+        # the grid's name in its corner cell: a header cell with no text is announced as
+        # nothing (axe-core's empty-table-header)
+        style = df.rename_axis(index=title.split()[0]).style
         if masked is not None:
             grey = np.where(np.asarray(masked), GREY, "")
             style = style.apply(lambda _: grey, axis=None)

@@ -60,7 +60,9 @@ def editor_key(name: str, shape: tuple[int, int], version: int = 0) -> str:
 
 def _editor(name: str, shape, rows, cols, version: int) -> np.ndarray:
     """A grid of text cells seeded with the example; returns what is in it, unchecked."""
-    df = pd.DataFrame(_fit(EXAMPLE[name], shape).astype(str), index=rows, columns=cols)
+    df = pd.DataFrame(
+        _fit(EXAMPLE[name], shape).astype(str), index=pd.Index(rows, name="row"), columns=cols
+    )  # a named corner: a header cell with no text reads as nothing (empty-table-header)
     config = {c: st.column_config.TextColumn(c, width=52) for c in cols}  # "-9" fits
     st.markdown(f"**{NAMES[name]}**")
     edited = st.data_editor(

@@ -98,7 +98,7 @@ def earlier(t: HandTrace, step: str) -> None:
 def editor(t: HandTrace, step: str, key: str) -> np.ndarray:
     """An empty grid of text cells for the learner; returns what they typed, (R, C)."""
     rows, cols = axes(step, t)
-    df = pd.DataFrame("", index=rows, columns=cols)
+    df = pd.DataFrame("", index=pd.Index(rows, name="row"), columns=cols)  # a named corner
     config = {c: st.column_config.TextColumn(c) for c in cols}  # headers readable on phones
     st.markdown(f"**Your grid: {title(step, t)}**")
     edited = st.data_editor(df, column_config=config, num_rows="fixed", key=key)
@@ -162,7 +162,9 @@ def _marked(cells: np.ndarray, status: np.ndarray, rows, cols) -> None:
     styles = np.vectorize(COLOURS.get)(status)
     with st.container(key="practice_marked"):
         st.table(
-            pd.DataFrame(text, index=rows, columns=cols).style.apply(lambda _: styles, axis=None)
+            pd.DataFrame(text, index=rows, columns=cols)
+            .rename_axis(index="your grid")  # a corner with text (empty-table-header)
+            .style.apply(lambda _: styles, axis=None)
         )
 
 

@@ -52,7 +52,7 @@ def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
     opening = max(i for i in range(p) if '"' in g.tokens[i])
     assert int(np.argmax(step.attention[26, 6])) == opening
     assert step.attention[26, 6, opening] > 0.9
-    top = at.dataframe[-1].value
+    top = [d.value for d in at.dataframe if "token" in d.value.columns][-1]  # the top 5
     assert list(top["token"]) == [gen.shown(model.token_text(i)) for i in step.top_ids]
     np.testing.assert_allclose(top["probability"], step.top_probs)
 
