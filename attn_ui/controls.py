@@ -341,7 +341,7 @@ def sidebar(
         _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
     if sentence and note:
         weights_note(current(defaults))
-    return _to_url(current(defaults))
+    return _to_url(current(defaults), defaults=defaults)
 
 
 def weights_choice(defaults: dict | None = None, *, horizontal: bool = True) -> str:
@@ -381,20 +381,24 @@ def weights_note(s: LessonSettings) -> None:
 
 def settings(defaults: dict | None = None) -> LessonSettings:
     """The learner's settings, mirrored in the URL (for a page that draws its own controls)."""
-    return _to_url(current(defaults))
+    return _to_url(current(defaults), defaults=defaults)
 
 
-def _to_url(s: LessonSettings, params=None) -> LessonSettings:
+def _to_url(s: LessonSettings, params=None, defaults: dict | None = None) -> LessonSettings:
     """Mirror the settings in the URL: a shareable link, and what a reconnect after a
     server restart reads back (a new session starts from the URL, see `current`).
 
-    Only what changed is written: Streamlit sends the browser a message for every write,
-    and the browser rewrites its history entry each time, same value or not."""
+    A setting is written when it differs from the LessonSettings default or from the page's
+    own `defaults` (Masking opens on the causal mask: its link says mask=causal, and must say
+    mask=none once the learner chooses none). Only what changed is written: Streamlit sends
+    the browser a message for every write, and the browser rewrites its history entry each
+    time."""
     params = st.query_params if params is None else params
+    page = defaults or {}
     for f in fields(LessonSettings):
         if f.name in URL_SETTINGS:
-            text = str(getattr(s, f.name))
-            if getattr(s, f.name) != f.default:
+            value, text = getattr(s, f.name), str(getattr(s, f.name))
+            if value != f.default or value != page.get(f.name, f.default):
                 if params.get(f.name) != text:
                     params[f.name] = text
             elif f.name in params:

@@ -197,3 +197,15 @@ def test_custom_mask_in_the_by_hand_layout_has_queries_as_columns():
     shown = table(at, "softmax by column (+ Mᵀ)")  # by hand: column j is query j
     np.testing.assert_allclose(shown, attn_core.attention(t.q, t.k, t.v, mask=mask).weights.T)
     assert shown[3, 0] > 0.0 and shown[1, 0] == 0.0  # key 1 is still hidden from query 0
+
+
+def test_a_link_keeps_no_mask_on_the_page_that_opens_on_the_causal_one():
+    """Masking opens on the causal mask, so choosing None must show in its link (mask=none,
+    which is every other page's default), and that link opens on None."""
+    at = load(PAGE)
+    assert at.query_params["mask"] == "causal"
+    at.selectbox(key="lesson_w_mask").select("none")
+    rerun(at)
+    assert at.query_params["mask"] == "none"
+    again = load(PAGE, query={"mask": "none"})
+    assert again.selectbox(key="lesson_w_mask").value == "none"
