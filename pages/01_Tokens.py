@@ -27,7 +27,7 @@ with c[1]:
     real = s.weights == "pretrained"
     st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
 
-st.subheader("2. X: one row per token")
+st.subheader(f"2. X: one {'column' if s.columns else 'row'} per token")  # by-hand: columns
 matrix(
     x,
     tok,

@@ -55,7 +55,7 @@ panels.in_a_row(
 if real:
     st.caption(text["The real head's bias"])
 
-st.subheader("3. Q, K and V: one row per token")
+st.subheader(f"3. Q, K and V: one {'column' if s.columns else 'row'} per token")
 qkv = {"Q = X W_Q": t.q, "K = X W_K": t.k, "V = X W_V": t.v}
 hand = ["Q = W_Q X", "K = W_K X", "V = W_V X"]
 panels.in_a_row(

@@ -32,10 +32,10 @@ with c[1]:
 with c[2]:
     panels.per_token(t.output, tok, v_cols, s, name="Z = A V", by_hand="Z = V A", key="ws_z")
 
-st.subheader("2. One output row, taken apart")
-i = widgets.pick_token(tok, label="Output row of token", key="ws_query", default=1)
-parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
 what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
+st.subheader(f"2. One output {what.lower()}, taken apart")
+i = widgets.pick_token(tok, label=f"Output {what.lower()} of token", key="ws_query", default=1)
+parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
 total = f"{weighted_sum.row_sums(t.weights[i]):.4f}"
 st.markdown(frame.fill(text["One output row"], what=what, i=i, last=len(tok) - 1, total=total))
 c = st.columns([1.1, 1])

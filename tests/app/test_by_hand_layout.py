@@ -93,3 +93,22 @@ def test_by_hand_layout_is_the_transpose(page):
         fig = heatmap(at, "S by hand = Kᵀ Q")
         np.testing.assert_array_equal(fig["m"], lesson().trace.scores.T)
         assert fig["hover"][5][2].startswith("q2·k5 = ")
+
+
+@pytest.mark.parametrize(
+    ("page", "row_words", "column_words"),
+    [
+        ("pages/01_Tokens.py", "X: one row per token", "X: one column per token"),
+        ("pages/02_Projection.py", "one row per token", "one column per token"),
+        ("pages/06_Weighted_sum.py", "One output row", "One output column"),
+    ],
+    ids=lambda v: page_id(v) if v.startswith("pages/") else "",
+)
+def test_headings_say_columns_in_the_by_hand_layout(page, row_words, column_words):
+    """A heading that says "row" in the row layout says "column" in the by-hand layout."""
+    at = load(page)
+    assert any(row_words in h.value for h in at.subheader)
+    at.toggle(key="lesson_w_columns").set_value(True)
+    rerun(at)
+    heads = [h.value for h in at.subheader]
+    assert any(column_words in h for h in heads) and not any(row_words in h for h in heads)
