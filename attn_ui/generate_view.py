@@ -186,12 +186,16 @@ def live(place, text: str, prompt_tokens, steps, layer: int, head: int, before) 
             m, first = gen.stack_rows(b, rows, len(prompt_tokens))
             title = f"Causal attention, layer {layer}, head {head} (writing)"
             fig = triangle_figure(m, first, tokens, layer, head, title)
-            canvas_grid.figure(fig, key=f"gen_live_{k}")
-            # its numbers too; an expander without a key opens in the browser alone: a
-            # rerun would stop the writing
-            with st.expander(f"Numbers of {title} (table)"):
-                rows, cols = labels(tokens[first : first + len(m)]), labels(tokens[: m.shape[1]])
-                st.dataframe(table(m, rows, cols), height=table_height(len(m)))
+            # one box for the figure and its numbers, in the slot the finished view's columns
+            # take over (a fourth element here would outlive the writing on the page)
+            with st.container():
+                canvas_grid.figure(fig, key=f"gen_live_{k}")
+                # an expander without a key opens in the browser alone: a rerun would stop
+                # the writing
+                with st.expander(f"Numbers of {title} (table)"):
+                    rows = labels(tokens[first : first + len(m)])
+                    cols = labels(tokens[: m.shape[1]])
+                    st.dataframe(table(m, rows, cols), height=table_height(len(m)))
 
 
 def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:

@@ -219,3 +219,12 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
     shown = at.expander[0].dataframe[0].value
     np.testing.assert_array_equal(shown.to_numpy(), want)
     assert list(shown.index)[-1].endswith(gen.shown(g.tokens[first + len(want) - 1]))
+
+
+def test_the_live_table_goes_with_the_writing(loaded):
+    """Once written, the page shows the finished triangle's numbers, not the live ones: the
+    live figure's table shares its slot with the finished view and is replaced with it."""
+    at = loaded(PAGE)
+    labels = [e.label for e in at.expander]
+    assert not any("(writing)" in label for label in labels), labels
+    assert any(label.startswith("Numbers of Causal attention, layer 26") for label in labels)
