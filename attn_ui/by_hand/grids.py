@@ -78,13 +78,20 @@ def text_table(m, rows: Sequence[str], cols: Sequence[str], fmt=cell_text) -> pd
     return pd.DataFrame([[fmt(v) for v in row] for row in m], index=list(rows), columns=list(cols))
 
 
+def corner(title: str) -> str:
+    """The grid's name for its corner cell: "X" for "X (features × tokens)", "P" for
+    "P = 3^(s − m)"; "grid" when the title starts with a formula cut mid-way ("floor(Kᵀ")."""
+    name = title.split(" = ")[0].split()[0]
+    return name if name.count("(") == name.count(")") else "grid"
+
+
 def show(df: pd.DataFrame, *, title: str, key: str, masked=None, caption: str = "") -> None:
     """A titled grid; `masked` (R, C) bool greys the cells the mask forbids."""
     with st.container(key=key):
         st.markdown(f"**{title}**")
         # the grid's name in its corner cell: a header cell with no text is announced as
         # nothing (axe-core's empty-table-header)
-        style = df.rename_axis(index=title.split()[0]).style
+        style = df.rename_axis(index=corner(title)).style
         if masked is not None:
             grey = np.where(np.asarray(masked), GREY, "")
             style = style.apply(lambda _: grey, axis=None)

@@ -170,3 +170,13 @@ def test_sizes_reshape_the_editors():
     at.button(key="hand_reset").click()
     rerun(at)
     assert grid(at, "hand_grid_x").shape == (6, 4)
+
+
+def test_a_grid_names_itself_in_its_corner_cell():
+    """Every by-hand grid's corner header holds text (a screen reader reads an empty header
+    as nothing: axe-core's empty-table-header): the grid's name, or "grid"."""
+    from attn_ui.by_hand.grids import corner
+
+    assert corner("X (features × tokens)") == "X"
+    assert corner("P = 3^(s − m)") == "P"
+    assert corner("floor(Kᵀ Q / 2): one row per key") == "grid"  # never half a formula
