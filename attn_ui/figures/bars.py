@@ -10,11 +10,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 
 from attn_ui.figures.heatmap_axes import safe_label, tick_labels
 
 BAR = "#2b6cb0"
 MASKED = "#a0aec0"
+KEY_COLOURS = qualitative.Dark24  # one colour per key of a stacked bar, 24 before any repeats
+MAX_FEATURE_TICKS = 16  # labelled features on a stacked chart's axis (turned labels overlap)
 
 
 def _axis(names: Sequence[str], title: str) -> dict:
@@ -86,6 +89,7 @@ def stacked_parts(
             x=x,
             y=parts[j],
             name=f"{j} {name}",
+            marker_color=KEY_COLOURS[j % len(KEY_COLOURS)],  # Plotly's 10 repeat from key 10
             hovertemplate=f"{j} {name}: %{{y:.3f}}<extra></extra>",
         )
     fig.add_scatter(
@@ -97,6 +101,9 @@ def stacked_parts(
         hovertemplate="sum: %{y:.3f}<extra></extra>",
     )
     fig.update_layout(barmode="relative", legend={"title": "value row of key"})
-    fig.update_xaxes(**_axis(features, "feature of V"))
+    axis = _axis(features, "feature of V")
+    step = -(-len(features) // MAX_FEATURE_TICKS)  # 32 turned labels overlapped: every 2nd
+    axis.update(tickvals=x[::step], ticktext=axis["ticktext"][::step])
+    fig.update_xaxes(**axis)
     fig.update_yaxes(title="a_j × v_j")
     return _layout(fig, title, height)

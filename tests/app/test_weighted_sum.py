@@ -82,3 +82,15 @@ def test_stacked_bars_have_one_trace_per_token(loaded):
     n = len(expected().weights)
     assert len(stack["data"]) == n + 1  # one per value row, plus the sum
     assert frame(at, "v0").shape[0] == n + 2
+
+
+def test_stacked_bars_tell_every_key_apart_and_their_labels_have_room(loaded):
+    """The real head's 14 keys get 14 different colours (Plotly's 10 repeated: key 12 and
+    key 2 were both red), and at most 16 of its 32 features are labelled on the axis."""
+    at = loaded(PAGE)
+    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    bars = [d for d in stack["data"] if d["type"] == "bar"]
+    colours = [d["marker"]["color"] for d in bars]
+    assert len(set(colours)) == len(bars) == len(expected().weights)
+    ticks = stack["layout"]["xaxis"]["ticktext"]
+    assert len(ticks) <= 16 and ticks[:2] == ["v0", "v2"]
