@@ -21,12 +21,11 @@ QUERIES = (
 OWN = "Type my own..."
 
 frame.page(__file__)
-with st.sidebar:
-    controls.sentence_input()
+controls.sentence_input()  # above the figures, not in the sidebar (a drawer on a phone)
 d = st.select_slider("d: features per token (both parts)", DS, 64, key="similarity_d")
 
 st.subheader("1. Your tokens: dot product against cosine")
-with frame.stop_on_error("Your sentence (in the sidebar)", section=True):  # section 2 works
+with frame.stop_on_error("Your sentence", section=True):  # section 2 works
     tokens, x = labs.embedded(controls.current().sentence, d)
     notices.warn_tokens(tokens)
     t = similarity.compare(x)

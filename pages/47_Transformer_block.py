@@ -14,9 +14,10 @@ from attn_ui.figures.matrix import matrix
 DEMO_TOKENS, DEMO_FEATURES, EPS = 8, 6, 1e-12  # eps as in BERT: variances read 1.0
 
 text = frame.page(__file__)
-with st.sidebar:
+c = st.columns([3, 1])  # above the figures, not in the sidebar (a drawer on a phone)
+with c[0]:
     controls.sentence_input()
-    layer = st.slider("MiniLM layer", 0, 5, 0, key="block_layer")
+layer = c[1].slider("MiniLM layer", 0, 5, 0, key="block_layer")
 sentence = controls.current().sentence
 with frame.stop_on_error():
     tokens, x = embed(sentence, DEMO_FEATURES)

@@ -122,5 +122,5 @@ def test_empty_query_and_empty_sentence_get_messages():
     rerun(at)
     assert any(e.value.startswith("Your query") and "empty" in e.value for e in at.error)
     type_sentence(at, "")
-    assert any("sidebar" in e.value and "empty" in e.value for e in at.error)
+    assert any(e.value.startswith("Your sentence:") and "empty" in e.value for e in at.error)
     assert not at.exception
