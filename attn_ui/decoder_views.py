@@ -76,7 +76,7 @@ def head_types_table(previous: np.ndarray, first: np.ndarray, labels: np.ndarray
 def gaps_table(gaps: np.ndarray, heads: Sequence[int]) -> pd.DataFrame:
     """The (h, h) largest differences between heads' weights, labelled by head."""
     names = [f"head {h}" for h in heads]
-    return pd.DataFrame(gaps, index=names, columns=names)
+    return pd.DataFrame(gaps, index=pd.Index(names, name="head"), columns=names)
 
 
 def cache_table(config: dict, prompt_tokens: int, context: int) -> pd.DataFrame:

@@ -55,7 +55,7 @@ def selection_table(scores: np.ndarray, tau: float, soft: np.ndarray, hard: np.n
     """One row per score: the score, score / tau, its softmax weight and its argmax weight."""
     return pd.DataFrame(
         {"score s": scores, f"s / {tau:g}": scores / tau, "softmax": soft, "argmax": hard},
-        index=[f"s{j}" for j in range(len(scores))],
+        index=pd.Index([f"s{j}" for j in range(len(scores))], name="score"),
     )
 
 
@@ -103,7 +103,7 @@ def dot_cos_table(t: similarity.SimilarityTrace, tokens: Sequence[str], i: int, 
         "|x_i| |x_j| cosine": t.norms[i] * t.norms[j] * t.cosines[i, j],
         "dot product x_i · x_j": t.dots[i, j],
     }
-    return pd.DataFrame({"value": list(rows.values())}, index=list(rows))
+    return pd.DataFrame({"value": list(rows.values())}, index=pd.Index(list(rows), name="measure"))
 
 
 def score_cost_table(c: ScoreCost, t_t: int, t_s: int, d: int, d_a: int) -> pd.DataFrame:
@@ -143,7 +143,7 @@ def strongest_table(weights: np.ndarray, rows: Sequence[str], cols: Sequence[str
     best = weights.argmax(axis=1)
     return pd.DataFrame(
         {"strongest key": [labels(cols)[j] for j in best], "weight": weights.max(axis=1)},
-        index=labels(rows),
+        index=pd.Index(labels(rows), name="query"),
     )
 
 
@@ -152,11 +152,12 @@ def stage_spread(trace: bert_layer.LayerTrace, tokens: Sequence[str], *, std: bo
     cols = {
         STAGE_NAMES[s]: normalisation.spread(getattr(trace, s))[int(std)] for s in bert_layer.STAGES
     }
-    return pd.DataFrame(cols, index=labels(tokens))
+    return pd.DataFrame(cols, index=pd.Index(labels(tokens), name="token"))
 
 
 def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
     """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
     mean, sd = normalisation.spread(a, axis)
-    df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=list(names))
+    name = "token" if axis == 1 else "feature"  # axis 1: each row's numbers, a token's
+    df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=pd.Index(list(names), name=name))
     return df.round(6) + 0.0  # no -0.0

@@ -68,7 +68,7 @@ def dot_table(q: np.ndarray, k: np.ndarray, i: int, j: int) -> pd.DataFrame:
     products = dot_terms(q[i : i + 1], k[j : j + 1])[0, 0]  # (d_k,)
     return pd.DataFrame(
         {f"q{i}": q[i], f"k{j}": k[j], f"q{i} × k{j}": products},
-        index=[f"f{f}" for f in range(q.shape[1])],
+        index=pd.Index([f"f{f}" for f in range(q.shape[1])], name="feature"),
     )
 
 
@@ -144,7 +144,7 @@ def parts_table(
 ) -> None:
     """Rows a_j v_j per key (the weight in the label), then their sum and the row of Z = A V."""
     names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
-    df = pd.DataFrame(parts, index=names, columns=list(features))
+    df = pd.DataFrame(parts, index=pd.Index(names, name="key"), columns=list(features))
     df.loc["sum of the rows above"] = weighted_sum.row_sums(parts.T)  # sum over the keys
     df.loc["that row of Z = A V"] = z_row
     st.dataframe(df.round(4), key=key, height=table_height(len(df)))

@@ -60,4 +60,5 @@ def shapes_table(named: dict[str, np.ndarray | tuple], columns=("rows × columns
     each name maps to one matrix per column."""
     rows = [(m,) if isinstance(m, np.ndarray) else m for m in named.values()]
     shapes = [[" × ".join(map(str, np.shape(m))) for m in row] for row in rows]
-    return pd.DataFrame(shapes, index=list(named), columns=list(columns))
+    # a named index: its header cell has text (axe-core's empty-table-header)
+    return pd.DataFrame(shapes, index=pd.Index(list(named), name="matrix"), columns=list(columns))

@@ -124,7 +124,7 @@ with frame.stop_on_error("Your sequence", section=True):
             "right key": [labels(yours)[j] for j in right],
             "weight on the right key": t.weights[rows, right],
         },
-        index=labels(yours),
+        index=pd.Index(labels(yours), name="query"),
     )
     st.dataframe(found, key="train_found", width="stretch")
     counted = right != rows
