@@ -101,24 +101,34 @@ def labels(tokens) -> tuple[str, ...]:
 
 def _number(key: str, value: float, wrong: dict[str, float], **fills) -> Question:
     tol = tolerance(value)
-    kept = tuple(
-        (name, float(v))
-        for name, v in wrong.items()
-        if np.isfinite(v) and abs(v - value) > 2 * max(tol, tolerance(v))
-    )
-    return Question(key, "number", float(value), tolerance=tol, wrong=kept, fills=fills)
+    kept: list[tuple[str, float]] = []
+    for name, v in wrong.items():
+        others = [value, *(a for _, a in kept)]
+        if np.isfinite(v) and all(abs(v - o) > 2 * max(tol, tolerance(v)) for o in others):
+            kept.append((name, float(v)))
+    return Question(key, "number", float(value), tolerance=tol, wrong=tuple(kept), fills=fills)
+
+
+def _distinct(answer, wrong: dict[str, object]) -> tuple[tuple[str, object], ...]:
+    """The misconceptions whose answers differ from the right one and from each other's
+    (the first named keeps an answer two share)."""
+    kept: dict[object, str] = {}
+    for name, a in wrong.items():
+        if a != answer and a not in kept:
+            kept[a] = name
+    return tuple((name, a) for a, name in kept.items())
 
 
 def _choice(key: str, answer: str, wrong: dict[str, str], **fills) -> Question:
     """A select box of `answer` and the misconceptions' answers, in a fixed order (sorted),
     so the right one's place gives nothing away."""
     options = tuple(sorted({answer, *wrong.values()}))
-    kept = tuple((n, options.index(a)) for n, a in wrong.items() if a != answer)
+    kept = tuple((n, options.index(a)) for n, a in _distinct(answer, wrong))
     return Question(key, "choice", options.index(answer), options, wrong=kept, fills=fills)
 
 
 def _token_choice(key: str, tokens, answer: int, wrong: dict[str, int], **fills) -> Question:
-    kept = tuple((n, int(a)) for n, a in wrong.items() if a != answer)
+    kept = _distinct(int(answer), {n: int(a) for n, a in wrong.items()})
     return Question(key, "choice", int(answer), labels(tokens), wrong=kept, fills=fills)
 
 
@@ -154,10 +164,12 @@ def pick_query(weights: np.ndarray, tokens) -> int:
     return best
 
 
-def pick_pair(m: np.ndarray, i: int) -> int:
-    """A key j != i for the cell (i, j) that differs most from its transpose (j, i)."""
+def pick_pair(m: np.ndarray, i: int, allowed: np.ndarray | None = None) -> int:
+    """A key j for the cell (i, j) that differs most from its transpose (j, i): not the
+    query itself, and one the mask allows (`allowed`: (T, T) bool), when there is one."""
     t = m.shape[0]
-    others = [j for j in range(t) if j != i]
+    ok = np.ones(t, bool) if allowed is None else np.asarray(allowed[i], bool)
+    others = [j for j in range(t) if j != i and ok[j]] or [i]
     return max(others, key=lambda j: (round(abs(float(m[i, j] - m[j, i])), 9), -j))
 
 
@@ -328,7 +340,7 @@ def _softmax(tokens, t, columns, **_) -> tuple[Question, ...]:
     lay = _layout(columns)
     w = t.weights
     i = pick_query(w, tokens)
-    j = pick_pair(w, i)
+    j = pick_pair(w, i, t.mask)
     total = _number(
         "row_sum",
         float(np.sum(w[i])),
@@ -339,14 +351,16 @@ def _softmax(tokens, t, columns, **_) -> tuple[Question, ...]:
         query=_query(tokens, i),
         **lay,
     )
-    # the softmax run down the columns of the scaled (and masked) scores instead of the rows
-    by_column = softmax(t.masked, axis=0, temperature=t.temperature)
+    # the softmax run down key j's column of the scaled (and masked) scores instead of the
+    # row; cell (i, j) is allowed, so that column has a finite score (a padded key's
+    # column, all -inf, is never asked about)
+    by_column = softmax(t.masked[:, j], temperature=t.temperature)
     unscaled = np.where(np.isfinite(t.masked), t.scores, -np.inf)
     weight = _number(
         "weight_cell",
         w[i, j],
         {
-            "softmax_wrong_axis": by_column[i, j],
+            "softmax_wrong_axis": by_column[i],
             "forgot_sqrt": softmax(unscaled[i], temperature=t.temperature)[j],
             "rows_vs_columns": w[j, i],
         },
