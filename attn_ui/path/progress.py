@@ -24,7 +24,7 @@ YEAR = 365 * 24 * 3600
 
 _JS = """
 export default function ({ data, parentElement }) {
-  const box = parentElement.closest("[class*='st-key-']");
+  const box = parentElement.closest(".st-key-attn_progress_cookie");
   if (box) box.style.display = "none";
   const value = data.value;
   document.cookie = value
@@ -34,7 +34,8 @@ export default function ({ data, parentElement }) {
 }
 """
 
-_component = st.components.v2.component("attention_lab_progress", js=_JS)
+# isolate_styles=False: drawn into the page itself (not a shadow root), so it can hide its box
+_component = st.components.v2.component("attention_lab_progress", js=_JS, isolate_styles=False)
 
 
 def _steps() -> tuple[str, ...]:

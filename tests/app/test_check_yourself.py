@@ -1,49 +1,18 @@
 """Each step page's "check yourself": right answers mark the page in the menu (✓), a wrong
 answer that a misconception gives is explained by its name; the pipeline box sits on top."""
 
-from dataclasses import replace
-
 import pytest
 
 from attn_ui.compute import lesson_run
-from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.controls import LessonSettings
 from attn_ui.frame import lesson
 from attn_ui.path import where
-from attn_ui.path.questions import build
-from attn_ui.registry import in_group
 from tests.support.apptest import load, rerun
-
-STEPS = {p.name: p for p in in_group("The steps")}
-# the settings each page opens on (the masking page on the causal mask, multi-head on toy heads)
-OPENS_ON = {"masking": {"mask": "causal"}, "multihead": {"weights": "random"}}
-
-
-def questions(name: str, **changes):
-    """The questions the page shows at its opening settings (with `changes`)."""
-    s = LessonSettings(**(OPENS_ON.get(name, {}) | changes))
-    run = lesson_run(s, multi=name in ("multihead",) or (name == "overview" and s.n_heads > 1))
-    trace, unmasked = run.trace, None
-    if name == "masking":
-        unmasked = lesson_run(replace(s, mask="none")).trace
-        trace = masked_trace(unmasked, preset_mask(s, len(run.tokens)), s.temperature)
-    elif name in ("tokens", "projection", "scores", "scaling"):
-        run = lesson_run(replace(s, mask="none"))
-        trace = run.trace
-    return build(
-        name,
-        run.tokens,
-        trace,
-        run.x,
-        columns=s.columns,
-        sentence=s.sentence,
-        multi=run.multi,
-        unmasked=unmasked,
-    )
+from tests.support.checks import OPENS_ON, STEPS, questions, widget_key
 
 
 def answer(at, name: str, q, value) -> None:
-    key = f"chk_{name}_{q.key}_{q.ident}"
+    key = widget_key(name, q)
     if q.kind == "choice":
         at.selectbox(key=key).set_value(value)
     elif q.kind == "cells":
