@@ -123,12 +123,27 @@ def page(file: str) -> dict[str, str]:
     navigation(me.group)
     text = lesson(me.name)
     st.title(me.title)
+    if me.group == "The steps":
+        st.markdown(pipeline(me.name))
     for heading in INTRO:
         if text.get(heading):
             if heading == "The formula":
                 st.markdown(f"#### {heading}")
             st.markdown(text[heading])
     return text
+
+
+def pipeline(name: str) -> str:
+    """A step page's place in the pipeline: the stages of lessons/path.md on one line of
+    Markdown, the page's own in bold (the overview's: none, it shows them all)."""
+    path = lesson("path")
+    stages = [
+        line.removeprefix("- ").split(": ", 1)
+        for line in path["The pipeline"].splitlines()
+        if line.startswith("- ")
+    ]
+    line = " → ".join(f"**{stage}**" if page == name else stage for page, stage in stages)
+    return f"{path['Lead']} {line}"
 
 
 def footer(file: str) -> None:

@@ -1,5 +1,6 @@
-"""Where a step page sits in the pipeline: one line of stages with the page's own in bold,
-then what the previous page handed it and what it hands on, with the learner's shapes.
+"""Where a step page sits in the pipeline: under its title, one line of stages with the
+page's own in bold (`frame.pipeline`, drawn by frame.page); above its figures, what the previous
+page handed it and what it hands on, with the learner's shapes (`show`).
 
 The words are the lessons': the stages in lessons/path.md, and each step page's
 "## Where it sits" section, whose blanks ({t}, {qk}, ...) are filled with this run's sizes.
@@ -11,29 +12,6 @@ import streamlit as st
 
 from attn_ui import frame
 from attn_ui.registry import info
-
-# each step page's stage among lessons/path.md's (the overview shows them all)
-STAGE = {
-    "tokens": 0,
-    "projection": 1,
-    "scores": 2,
-    "scaling": 3,
-    "masking": 4,
-    "softmax": 5,
-    "weighted_sum": 6,
-    "multihead": 7,
-}
-
-
-def stages() -> list[str]:
-    lines = frame.lesson("path")["The pipeline"].splitlines()
-    return [line.removeprefix("- ").strip() for line in lines if line.startswith("- ")]
-
-
-def strip(name: str) -> str:
-    """The pipeline as one line of Markdown, the page's stage in bold."""
-    here = STAGE.get(name)
-    return " → ".join(f"**{s}**" if i == here else s for i, s in enumerate(stages()))
 
 
 def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str]:
@@ -62,13 +40,12 @@ def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str
 
 
 def show(file: str, run, s) -> None:
-    """The page's place in the pipeline, in a box near the top of the page, for this run
-    (a compute.LessonRun) and its settings."""
+    """What the page takes in and hands on, with this run's shapes (a compute.LessonRun and
+    its settings), in a box right above the page's figures."""
     name = info(file).name
     text = frame.lesson(name)["Where it sits"]
     n_heads = run.multi.n_heads if run.multi is not None else 1
     values = sizes(run.tokens, run.x, run.trace, columns=s.columns, n_heads=n_heads)
     used = {k: v for k, v in values.items() if "{" + k + "}" in text}
     with st.container(border=True, key=f"where_{name}"):
-        st.markdown(strip(name))
         st.markdown(frame.fill(text, **used))

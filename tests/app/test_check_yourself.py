@@ -5,8 +5,7 @@ import pytest
 
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
-from attn_ui.frame import lesson
-from attn_ui.path import where
+from attn_ui.frame import lesson, pipeline
 from tests.support.apptest import load, rerun
 from tests.support.checks import OPENS_ON, STEPS, questions, widget_key
 
@@ -108,11 +107,12 @@ def test_the_pipeline_box_says_where_the_page_sits(name):
     this sentence's shapes, before the page's first section."""
     at = load(STEPS[name].path, query=OPENS_ON.get(name))
     drawn = [m.value for m in at.markdown]
-    line = where.strip(name)
-    assert line in drawn
+    line = pipeline(name)
+    assert drawn.index(line) < 3  # right under the title (and the menu's text)
     if name != "overview":
-        assert line.count("**") == 2  # the page's own stage in bold
-    handover = drawn[drawn.index(line) + 1]
+        assert line.count("**") == 4  # the lead, and the page's own stage, in bold
+    box = next(c for c in at.get("flex_container") if c.proto.id.endswith(f"where_{name}"))
+    handover = box.markdown[0].value
     s = LessonSettings(**OPENS_ON.get(name, {}))
     t = len(lesson_run(s).tokens)
     assert f"{t} × " in handover, handover
