@@ -5,6 +5,7 @@ new server process."""
 from urllib.parse import quote
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.support.browser import open_page, shot, wait_idle
@@ -12,6 +13,7 @@ from tests.support.checks import STEPS, questions, widget_key
 from tests.support.server import serving
 
 pytestmark = pytest.mark.e2e
+BAD = ("serious", "critical")  # axe-core impacts the house allows none of
 
 SENTENCES = (
     "The animal didn't cross the street because it was too tired.",
@@ -87,6 +89,30 @@ def test_a_wrong_answer_names_the_misconception(page, app_url):
     expect(alert).to_contain_text("Forgetting √d_k")
     expect(menu_link(page, "scaling", done=False)).to_be_visible()
     shot(page, "path_scaling_misconception")
+
+
+def test_the_check_and_its_verdicts_pass_axe_on_a_phone(browser, app_url):
+    """At 390 px, with a right and a wrong verdict shown and the page marked in the menu
+    (the sidebar open), axe-core finds no serious or critical violation."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 900})
+    page = ctx.new_page()
+    try:
+        q_sum, q_cell = questions("softmax", weights="random")
+        open_page(page, app_url, "Softmax?weights=random")
+        answer(page, "softmax", q_sum, q_sum.answer)
+        answer(page, "softmax", q_cell, dict(q_cell.wrong)["rows_vs_columns"])
+        check(page)
+        expect(page.get_by_role("alert").filter(has_text="Rows vs columns")).to_be_visible()
+        answer(page, "softmax", q_cell, q_cell.answer)
+        check(page)
+        page.get_by_test_id("stExpandSidebarButton").click()
+        expect(menu_link(page, "softmax", done=True)).to_be_visible()
+        found = Axe().run(page).response["violations"]
+        bad = [(v["id"], v["nodes"][0]["target"]) for v in found if v["impact"] in BAD]
+        assert not bad, bad
+        shot(page, "path_softmax_checked_390")
+    finally:
+        ctx.close()
 
 
 def test_progress_survives_a_reload_and_a_new_server(page, app_url):
