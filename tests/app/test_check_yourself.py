@@ -123,3 +123,9 @@ def test_the_pipeline_box_follows_the_by_hand_layout():
     at = load(STEPS["projection"].path, query={"columns": "True", "weights": "random"})
     handover = [m.value for m in at.markdown if m.value.startswith("From step 1")][0]
     assert "X, 8 × 12" in handover and "each 4 × 12" in handover  # features × tokens
+
+
+def test_the_masking_page_without_a_mask_says_why_it_asks_nothing():
+    at = load(STEPS["masking"].path, query={"mask": "none"})
+    assert lesson("checks")["no mask"].split("\n")[0] in [i.value.split("\n")[0] for i in at.info]
+    assert not [b for b in at.button if b.label == "Check"]

@@ -58,6 +58,7 @@ def menu_link(pg, name: str, *, done: bool):
         ("softmax", SENTENCES[0], "weights=random"),
         ("scores", SENTENCES[1], ""),  # the real head
         ("masking", SENTENCES[0], "weights=similarity"),  # opens on the causal mask
+        ("overview", SENTENCES[1], "weights=random"),  # the form reruns only its fragment
     ],
 )
 def test_right_answers_for_a_sentence_mark_the_page(page, app_url, name, sentence, query):
