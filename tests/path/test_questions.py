@@ -2,7 +2,10 @@
 the right answer is the core's, each misconception's answer is recognised and named, and
 the wording exists for every question and misconception."""
 
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from attn_ui.controls import LessonSettings
 from attn_ui.frame import lesson
 from attn_ui.path.questions import STEP_PAGES, NoQuestions, Verdict, build, judge, tolerance
 
+ROOT = Path(__file__).resolve().parents[2]
 SENTENCES = (
     "The cat sat on the mat because the cat was tired.",
     "The animal didn't cross the street because it was too tired.",
@@ -225,3 +229,10 @@ def test_every_question_has_wording_and_no_nan(page, s):
                 assert np.isfinite(answer)
         if q.kind == "number":
             assert np.isfinite(q.answer) and q.tolerance > 0
+
+
+def test_the_question_module_imports_no_streamlit():
+    """Pure: NumPy and attn_core only, so that it can be tested and reused without an app."""
+    code = "import sys, attn_ui.path.questions; sys.exit('streamlit' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
