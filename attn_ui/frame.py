@@ -20,6 +20,7 @@ import streamlit as st
 
 from attn_core import AttentionInputError
 from attn_ui import page_style
+from attn_ui.path import progress
 from attn_ui.registry import GROUPS, ROOT, in_group, info
 
 INTRO = ("What you'll learn", "The idea", "The formula")  # drawn under the title, in order
@@ -62,7 +63,12 @@ def navigation(current: str = "The steps") -> None:
     """The grouped menu, drawn in the sidebar of every page; the current group is open.
 
     A closed group's links are drawn only once it is opened (opening it reruns the page):
-    twenty links on every rerun were about a third of a slider move's server time."""
+    twenty links on every rerun were about a third of a slider move's server time.
+
+    A step page whose check the learner has answered right starts with "✓" (a screen reader
+    says "check mark": a sign, not a colour); the marks live in the browser
+    (`attn_ui.path.progress`), and a button under the steps clears them."""
+    done = progress.done()
     with st.sidebar:
         st.page_link("app.py", label="Attention Lab: start here", icon=":material/home:")
         for group in GROUPS:
@@ -76,8 +82,20 @@ def navigation(current: str = "The steps") -> None:
                 )
                 if box.open:
                     for p in pages:
-                        box.page_link(p.path, label=p.title)
+                        box.page_link(p.path, label=_menu_label(p, done))
+                    if group == "The steps" and done:
+                        box.button(
+                            "Reset my progress",
+                            key="nav_reset_progress",
+                            on_click=progress.reset,
+                            icon=":material/restart_alt:",
+                        )
         st.divider()
+        progress.save()
+
+
+def _menu_label(p, done: frozenset[str]) -> str:
+    return f"✓ {p.title}" if p.name in done else p.title
 
 
 _modules_frozen = 0
@@ -105,12 +123,27 @@ def page(file: str) -> dict[str, str]:
     navigation(me.group)
     text = lesson(me.name)
     st.title(me.title)
+    if me.group == "The steps":
+        st.markdown(pipeline(me.name))
     for heading in INTRO:
         if text.get(heading):
             if heading == "The formula":  # h2 under the h1 title (axe-core's heading-order)
                 st.markdown(f"## {heading}")
             st.markdown(text[heading])
     return text
+
+
+def pipeline(name: str) -> str:
+    """A step page's place in the pipeline: the stages of lessons/path.md on one line of
+    Markdown, the page's own in bold (the overview's: none, it shows them all)."""
+    path = lesson("path")
+    stages = [
+        line.removeprefix("- ").split(": ", 1)
+        for line in path["The pipeline"].splitlines()
+        if line.startswith("- ")
+    ]
+    line = " → ".join(f"**{stage}**" if page == name else stage for page, stage in stages)
+    return f"{path['Lead']} {line}"
 
 
 def footer(file: str) -> None:

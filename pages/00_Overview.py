@@ -11,6 +11,7 @@ import streamlit as st
 from attn_ui import compute, controls, frame, tables
 from attn_ui.figures import canvas_grid
 from attn_ui.figures.matrix import oriented_figure
+from attn_ui.path import checks, where
 
 text = frame.page(__file__)
 controls.sidebar(heads=True, sentence=False, here=("n_heads",))
@@ -56,6 +57,7 @@ def pipeline() -> None:
     s = controls.sentence_box(note=True)
     with frame.stop_on_error():
         run = compute.lesson_run(s, multi=s.n_heads > 1)
+    where.show(__file__, run, s)
     t, tok = run.trace, run.tokens
     fig = Figures(s)
     feat = {"row_title": "token", "col_title": "feature"}
@@ -134,6 +136,7 @@ def pipeline() -> None:
         )
     canvas_grid.show(sections, key="ov_figures")
     tables.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
+    checks.show(__file__, run, s, whole_page=True)  # in the fragment: a new sentence, new questions
 
 
 pipeline()

@@ -8,12 +8,14 @@ from attn_core.labs import similarity
 from attn_core.text import repeated_tokens
 from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures.matrix import matrix
+from attn_ui.path import checks, where
 
 text = frame.page(__file__)
 s = controls.sidebar(mask=False)
 with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+where.show(__file__, run, s)
 
 tok, x = run.tokens, run.x
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
@@ -57,4 +59,5 @@ matrix(
     **common,
 )
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

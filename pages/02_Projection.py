@@ -8,6 +8,7 @@ from attn_ui import compute, controls, frame, notices, tables
 from attn_ui.compute.lessons import real_head, with_d_v
 from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
+from attn_ui.path import checks, where
 
 text = frame.page(__file__)
 s = controls.sidebar(mask=False)
@@ -15,6 +16,7 @@ with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
     real = real_head(s.sentence, s.layer, s.head) if s.weights == "pretrained" else None
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+where.show(__file__, run, s)
 
 t, tok = run.trace, run.tokens
 w = real[0] if real else t  # the real head's trace records W_Q, W_K, W_V
@@ -85,4 +87,5 @@ if s.weights == "random":
 else:
     st.caption(text["Only random weights change d_v"])
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

@@ -6,12 +6,14 @@ import streamlit as st
 
 from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
 from attn_ui.figures.matrix import matrix
+from attn_ui.path import checks, where
 
 frame.page(__file__)
 s = controls.sidebar(mask=False)
 with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+where.show(__file__, run, s)
 
 t, tok = run.trace, run.tokens
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
@@ -70,4 +72,5 @@ with c[1]:
     where = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
     st.caption(f"This is S[{i}, {j}]: {where}.")
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

@@ -10,6 +10,7 @@ from attn_ui import compute, controls, frame, notices, step_tables
 from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures import panels, scaling_charts
 from attn_ui.figures.matrix import matrix
+from attn_ui.path import checks, where
 
 
 def on_paper() -> dict[str, str]:
@@ -28,6 +29,7 @@ s = controls.sidebar(mask=False, here=("d_k",))
 with frame.stop_on_error():
     run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
 notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+where.show(__file__, run, s)
 
 t, tok = run.trace, run.tokens
 u = scaling.without_scaling(t)
@@ -87,4 +89,5 @@ for n, col in enumerate([*st.columns(2), *st.columns(2)]):
     with col:
         panels.chart(figs[n], f"scl_curve_{n}")
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core.labs import softmax_facts, weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, widgets
 from attn_ui.figures import bars, panels
+from attn_ui.path import checks, where
 
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -15,6 +16,7 @@ with frame.stop_on_error():
 
 t, tok, tau = run.trace, run.tokens, run.trace.temperature
 notices.warn_tokens(tok)
+where.show(__file__, run, s)
 
 what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
 st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
@@ -54,4 +56,5 @@ title = f"Weights of {what} {i} at several temperatures"
 panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
 st.caption(text["Temperature"])
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

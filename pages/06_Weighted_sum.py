@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core.labs import weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
 from attn_ui.figures import bars, panels
+from attn_ui.path import checks, where
 
 text = frame.page(__file__)
 s = controls.sidebar()
@@ -13,6 +14,7 @@ with frame.stop_on_error():
 
 t, tok = run.trace, run.tokens
 notices.warn_tokens(tok)
+where.show(__file__, run, s)
 v_cols = tables.features(t.d_v, "v")
 
 st.subheader("1. Weights times values")
@@ -56,4 +58,5 @@ with c[1]:
 st.markdown(text["Adding the shares"])
 step_tables.parts_table(parts, t.weights[i], t.output[i], tok, v_cols, key="ws_sum")
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

@@ -8,6 +8,7 @@ from attn_core.labs import masking, weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
 from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.figures import panels
+from attn_ui.path import checks, where
 
 
 def right_and_wrong(t, scaled, mask, tok, s, text) -> None:
@@ -69,6 +70,7 @@ with frame.stop_on_error():
     base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
     tok = base.tokens
     notices.warn_tokens(tok)
+    where.show(__file__, base, s)
     st.subheader("1. The mask M")
     mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
 
@@ -83,4 +85,5 @@ with c[1], frame.stop_on_error(section=True):  # say which row, never NaN; the r
     panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
 if t is not None:
     right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
+checks.show(__file__, base, s, trace=t, unmasked=base.trace, reason=None if t else "fully masked")
 frame.footer(__file__)

@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core.labs import weighted_sum
 from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.figures import panels
+from attn_ui.path import checks, where
 
 text = frame.page(__file__)
 # toy heads: the page builds several from the seeded random weights
@@ -27,6 +28,7 @@ with frame.stop_on_error():
 mh, tok = run.multi, run.tokens
 n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
 notices.warn_tokens(tok)
+where.show(__file__, run, s)
 if s.temperature != 1.0:
     st.info(text["One temperature for every head"])
 
@@ -71,4 +73,5 @@ with c[1]:
         key="mh_out",
     )
 
+checks.show(__file__, run, s)
 frame.footer(__file__)

@@ -54,7 +54,8 @@ def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
                 g.querySelector('.main-svg') && g._fullLayout && g._fullLayout._size
                 && !g._fullLayout._replotting && !(g._promises && g._promises.length));
             const grids = [...document.querySelectorAll('[data-testid=stBidiComponentRegular]')]
-                .filter(e => !e.closest('.st-key-attn_page'));  // attn_ui/page_style.py
+                // hidden ones: attn_ui/page_style.py, attn_ui/path/progress.py
+                .filter(e => !e.closest('.st-key-attn_page, .st-key-attn_progress_cookie'));
             const canvases = document.querySelectorAll('.cg-root[data-drawn]');
             return done.length >= boxes.length && canvases.length >= grids.length;
         }""",

@@ -1,0 +1,460 @@
+"""Check-yourself questions computed from the learner's own sentence and settings. Pure:
+NumPy and attn_core only, no Streamlit (tests/core/test_questions.py ties it to the core).
+
+A question holds its right answer and the answers that known misconceptions give (the
+argmax of the column instead of the row, the unscaled score, a softmax over the wrong axis,
+the mask applied after the softmax, ...), so a wrong answer can be explained by name. The
+wording lives in lessons/checks.md: a question's `key` names its section, a misconception's
+name names another, and `fills` fill their blanks.
+
+Answers: "choice" an option's index, "cells" a frozenset of option indices, "number" a float
+within `tolerance`. A misconception whose answer equals the right one is left out: it could
+not be told apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from attn_core import Trace
+from attn_core.labs.masking import mask_after_softmax
+from attn_core.multihead import MultiHeadTrace
+from attn_core.softmax import softmax
+
+STEP_PAGES = (
+    "overview",
+    "tokens",
+    "projection",
+    "scores",
+    "scaling",
+    "softmax",
+    "weighted_sum",
+    "masking",
+    "multihead",
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    key: str  # lessons/checks.md "## <key>" holds the wording
+    kind: str  # "choice" | "cells" | "number"
+    answer: object  # option index, frozenset of option indices, or float
+    options: tuple[str, ...] = ()
+    tolerance: float = 0.0
+    wrong: tuple[tuple[str, object], ...] = ()  # (misconception, the answer it gives)
+    fills: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ident(self) -> str:
+        """Short and stable for the same question: names its widget, so a new sentence
+        (a new question) starts with an empty answer."""
+        text = repr((self.key, self.kind, self.options, sorted(self.fills.items())))
+        return hashlib.sha1(text.encode()).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    misconception: str | None = None  # the name of the misconception the answer matches
+    answered: bool = True
+
+
+@dataclass(frozen=True)
+class NoQuestions:
+    """Why a page asks nothing for these settings: `reason` names a lessons/checks.md section."""
+
+    reason: str
+
+
+def judge(q: Question, given) -> Verdict:
+    """The verdict on `given` (None: not answered)."""
+    if given is None or (q.kind == "cells" and not given):
+        return Verdict(False, answered=False)
+    if q.kind == "cells":
+        given = frozenset(given)
+    if _same(q, given, q.answer):
+        return Verdict(True)
+    for name, answer in q.wrong:
+        if _same(q, given, answer):
+            return Verdict(False, name)
+    return Verdict(False)
+
+
+def _same(q: Question, a, b) -> bool:
+    if q.kind == "number":
+        return bool(abs(float(a) - float(b)) <= q.tolerance)
+    return a == b
+
+
+def tolerance(value: float) -> float:
+    """What reading a number off a figure allows: 0.006, or 0.6 % of a large value."""
+    return max(0.006, 0.006 * abs(float(value)))
+
+
+def labels(tokens) -> tuple[str, ...]:
+    """'0 the', '1 cat', ...: as the figures and tables label tokens."""
+    return tuple(f"{i} {t}" for i, t in enumerate(tokens))
+
+
+def _number(key: str, value: float, wrong: dict[str, float], **fills) -> Question:
+    tol = tolerance(value)
+    kept: list[tuple[str, float]] = []
+    for name, v in wrong.items():
+        others = [value, *(a for _, a in kept)]
+        if np.isfinite(v) and all(abs(v - o) > 2 * max(tol, tolerance(v)) for o in others):
+            kept.append((name, float(v)))
+    return Question(key, "number", float(value), tolerance=tol, wrong=tuple(kept), fills=fills)
+
+
+def _distinct(answer, wrong: dict[str, object]) -> tuple[tuple[str, object], ...]:
+    """The misconceptions whose answers differ from the right one and from each other's
+    (the first named keeps an answer two share)."""
+    kept: dict[object, str] = {}
+    for name, a in wrong.items():
+        if a != answer and a not in kept:
+            kept[a] = name
+    return tuple((name, a) for a, name in kept.items())
+
+
+def _choice(key: str, answer: str, wrong: dict[str, str], **fills) -> Question:
+    """A select box of `answer` and the misconceptions' answers, in a fixed order (sorted),
+    so the right one's place gives nothing away."""
+    options = tuple(sorted({answer, *wrong.values()}))
+    kept = tuple((n, options.index(a)) for n, a in _distinct(answer, wrong))
+    return Question(key, "choice", options.index(answer), options, wrong=kept, fills=fills)
+
+
+def _token_choice(key: str, tokens, answer: int, wrong: dict[str, int], **fills) -> Question:
+    kept = _distinct(int(answer), {n: int(a) for n, a in wrong.items()})
+    return Question(key, "choice", int(answer), labels(tokens), wrong=kept, fills=fills)
+
+
+def _shape(rows, cols, columns: bool) -> str:
+    """A per-token matrix's shape as the layout shows it: by hand, tokens are columns."""
+    return f"{cols} × {rows}" if columns else f"{rows} × {cols}"
+
+
+def _layout(columns: bool) -> dict[str, str]:
+    return {"row": "column", "col": "row"} if columns else {"row": "row", "col": "column"}
+
+
+def pick_query(weights: np.ndarray, tokens) -> int:
+    """The query a question asks about: one whose answer differs most from what the
+    misconceptions would give (its row's top key is not its column's nor itself), a word
+    before a special token ([CLS], [SEP]), then the most decided row, then the first."""
+    t = len(tokens)
+    best, best_score = 0, None
+    top_col = np.argmax(weights, axis=0)
+    for i in range(t):
+        row = weights[i]
+        j = int(np.argmax(row))
+        special = str(tokens[i]).startswith("[") and str(tokens[i]).endswith("]")
+        score = (
+            j != int(np.argmax(weights[:, i])),
+            j != i,
+            not special,
+            j != int(top_col[i]),
+            round(float(np.max(row)), 6),
+        )
+        if best_score is None or score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def pick_pair(m: np.ndarray, i: int, allowed: np.ndarray | None = None) -> int:
+    """A key j for the cell (i, j) that differs most from its transpose (j, i): not the
+    query itself, and one the mask allows (`allowed`: (T, T) bool), when there is one."""
+    t = m.shape[0]
+    ok = np.ones(t, bool) if allowed is None else np.asarray(allowed[i], bool)
+    others = [j for j in range(t) if j != i and ok[j]] or [i]
+    return max(others, key=lambda j: (round(abs(float(m[i, j] - m[j, i])), 9), -j))
+
+
+def _query(tokens, i: int) -> str:
+    return labels(tokens)[i]
+
+
+# --- the pages ---------------------------------------------------------------------------
+
+
+def build(
+    page: str,
+    tokens,
+    trace: Trace,
+    x: np.ndarray,
+    *,
+    columns: bool = False,
+    sentence: str = "",
+    multi: MultiHeadTrace | None = None,
+    unmasked: Trace | None = None,
+) -> tuple[Question, ...] | NoQuestions:
+    """The questions of step page `page` (one of STEP_PAGES) for this run.
+
+    tokens : T labels   trace : the head the page shows   x : (T, d_model)
+    columns : the by-hand layout (tokens as columns): "row" wording follows it
+    multi : the multi-head trace (page "multihead")
+    unmasked : the same head without a mask (page "masking": the wrong way starts there)
+    """
+    if len(tokens) < 2:
+        return NoQuestions("one token")
+    make = {
+        "overview": _overview,
+        "tokens": _tokens,
+        "projection": _projection,
+        "scores": _scores,
+        "scaling": _scaling,
+        "softmax": _softmax,
+        "weighted_sum": _weighted_sum,
+        "masking": _masking,
+        "multihead": _multihead,
+    }[page]
+    return make(
+        tokens=tokens,
+        t=trace,
+        x=x,
+        columns=columns,
+        sentence=sentence,
+        multi=multi,
+        unmasked=unmasked,
+    )
+
+
+def _overview(tokens, t, x, columns, **_) -> tuple[Question, ...]:
+    n, lay = len(tokens), _layout(columns)
+    shape = _choice(
+        "overview_shape",
+        f"{n} × {n}",
+        {
+            "shape_of_x": _shape(n, x.shape[1], columns),
+            "shape_of_q": _shape(n, t.d_k, columns),
+            "shape_of_z": _shape(n, t.d_v, columns),
+        },
+        tokens=str(n),
+    )
+    return shape, _most_attended(tokens, t, lay)
+
+
+def _most_attended(tokens, t, lay, key: str = "most_attended") -> Question:
+    w = t.weights  # (T, T): row i is query i's distribution over the keys
+    i = pick_query(w, tokens)
+    wrong = {
+        "rows_vs_columns": int(np.argmax(w[:, i])),
+        "itself": i,
+    }
+    if t.mask is not None:
+        wrong["ignored_mask"] = int(np.argmax(softmax(t.scaled[i], temperature=t.temperature)))
+    return _token_choice(key, tokens, int(np.argmax(w[i])), wrong, query=_query(tokens, i), **lay)
+
+
+def _tokens(tokens, x, columns, sentence, **_) -> tuple[Question, ...]:
+    n, d_model = x.shape
+    lay = _layout(columns)
+    words = len(sentence.split())
+    count = _number(
+        "token_count",
+        n,
+        {"words_not_tokens": words, "rows_vs_columns": d_model},
+        axis=lay["row"] + "s",
+    )
+    width = _number(
+        "token_width",
+        d_model,
+        {"rows_vs_columns": n},
+        axis=lay["row"],
+    )
+    return count, width
+
+
+def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
+    n, d_model = x.shape
+    q_shape = _choice(
+        "q_shape",
+        _shape(n, t.d_k, columns),
+        {
+            "rows_vs_columns": _shape(n, t.d_k, not columns),
+            "weights_not_projection": _shape(d_model, t.d_k, columns),
+            "projection_keeps_width": _shape(n, d_model, columns),
+        },
+    )
+    # W_Q is (d_model, d_k), or d_k x d_model by hand: W_Q X
+    w_q = f"{t.d_k} × {d_model}" if columns else f"{d_model} × {t.d_k}"
+    grown = f"{t.d_k} × {n + 1}" if columns else f"{n + 1} × {t.d_k}"
+    w_shape = _choice("w_q_shape", w_q, {"weights_grow_with_sentence": grown})
+    return q_shape, w_shape
+
+
+def _scores(tokens, t, columns, **_) -> tuple[Question, ...]:
+    lay = _layout(columns)
+    i = pick_query(t.scores, tokens)
+    j = pick_pair(t.scores, i)
+    cell = _number(
+        "score_cell",
+        t.scores[i, j],
+        {"rows_vs_columns": t.scores[j, i], "scaled_too_early": t.scaled[i, j]},
+        **_cell(tokens, i, j, columns),
+    )
+    top = int(np.argmax(t.scores[i]))
+    best = _token_choice(
+        "top_score",
+        tokens,
+        top,
+        {"rows_vs_columns": int(np.argmax(t.scores[:, i]))},
+        query=_query(tokens, i),
+        **lay,
+    )
+    return cell, best
+
+
+def _cell(tokens, i: int, j: int, columns: bool) -> dict[str, str]:
+    """Where cell (query i, key j) sits, in the layout's words."""
+    q, k = _query(tokens, i), _query(tokens, j)
+    if columns:
+        return {"cell": f"column {i} (query “{q}”), row {j} (key “{k}”)"}
+    return {"cell": f"row {i} (query “{q}”), column {j} (key “{k}”)"}
+
+
+def _scaling(tokens, t, columns, **_) -> tuple[Question, ...]:
+    i = pick_query(t.scaled, tokens)
+    j = pick_pair(t.scaled, i)
+    root = 1.0 / t.scale  # the divisor, √d_k
+    cell = _number(
+        "scaled_cell",
+        t.scaled[i, j],
+        {
+            "forgot_sqrt": t.scores[i, j],
+            "divided_by_d_k": t.scores[i, j] / t.d_k,
+            "rows_vs_columns": t.scaled[j, i],
+        },
+        **_cell(tokens, i, j, columns),
+    )
+    divisor = _number(
+        "divisor", root, {"divided_by_d_k": t.d_k, "forgot_sqrt": 1.0}, d_k=str(t.d_k)
+    )
+    return cell, divisor
+
+
+def _softmax(tokens, t, columns, **_) -> tuple[Question, ...]:
+    lay = _layout(columns)
+    w = t.weights
+    i = pick_query(w, tokens)
+    j = pick_pair(w, i, t.mask)
+    total = _number(
+        "row_sum",
+        float(np.sum(w[i])),
+        {
+            "rows_vs_columns": float(np.sum(w[:, i])),
+            "scores_not_weights": float(np.sum(t.masked[i][np.isfinite(t.masked[i])])),
+        },
+        query=_query(tokens, i),
+        **lay,
+    )
+    # the softmax run down key j's column of the scaled (and masked) scores instead of the
+    # row; cell (i, j) is allowed, so that column has a finite score (a padded key's
+    # column, all -inf, is never asked about)
+    by_column = softmax(t.masked[:, j], temperature=t.temperature)
+    unscaled = np.where(np.isfinite(t.masked), t.scores, -np.inf)
+    weight = _number(
+        "weight_cell",
+        w[i, j],
+        {
+            "softmax_wrong_axis": by_column[i],
+            "forgot_sqrt": softmax(unscaled[i], temperature=t.temperature)[j],
+            "rows_vs_columns": w[j, i],
+        },
+        **_cell(tokens, i, j, columns),
+    )
+    return total, weight
+
+
+def _weighted_sum(tokens, t, columns, **_) -> tuple[Question, ...]:
+    n, lay = len(tokens), _layout(columns)
+    z_shape = _choice(
+        "z_shape",
+        _shape(n, t.d_v, columns),
+        {
+            "output_is_weights": f"{n} × {n}",
+            "rows_vs_columns": _shape(n, t.d_v, not columns),
+        },
+    )
+    w, v = t.weights, t.v
+    i = pick_query(w, tokens)
+    entry = _number(
+        "z_cell",
+        t.output[i, 0],
+        {
+            "rows_vs_columns": float(w[:, i] @ v[:, 0]),  # A's column i, not its row
+            "unweighted_mean": float(np.mean(v[:, 0])),
+        },
+        query=_query(tokens, i),
+        **lay,
+    )
+    return z_shape, entry
+
+
+def _masking(tokens, t, unmasked, columns, **_) -> tuple[Question, ...] | NoQuestions:
+    if t.mask is None or bool(np.all(t.mask)):
+        return NoQuestions("no mask")
+    lay = _layout(columns)
+    mask = t.mask
+    wrong = mask_after_softmax(unmasked.scaled, mask, t.temperature)
+    masked_rows = [i for i in range(len(tokens)) if not np.all(mask[i])]
+    # a row whose removed cells are not its column's (so reading the column shows), whose
+    # wrong-way sum is visibly short of 1, with few cells to tick on a phone
+    i = max(
+        masked_rows,
+        key=lambda r: (
+            _removed(mask[r]) != _removed(mask[:, r]),
+            1.0 - float(np.sum(wrong[r])) > 0.05,
+            -len(_removed(mask[r])),
+            round(1.0 - float(np.sum(wrong[r])), 9),
+            -r,
+        ),
+    )
+    removed = _removed(mask[i])
+    cells = Question(
+        "removed_cells",
+        "cells",
+        removed,
+        labels(tokens),
+        wrong=tuple(
+            (n, a) for n, a in (("rows_vs_columns", _removed(mask[:, i])),) if a != removed
+        ),
+        fills={"query": _query(tokens, i), **lay},
+    )
+    total = _number(
+        "masked_row_sum",
+        float(np.sum(t.weights[i])),
+        {"mask_after_softmax": float(np.sum(wrong[i]))},
+        query=_query(tokens, i),
+        **lay,
+    )
+    return cells, total
+
+
+def _removed(allowed_row: np.ndarray) -> frozenset[int]:
+    return frozenset(int(j) for j in np.flatnonzero(~np.asarray(allowed_row, dtype=bool)))
+
+
+def _multihead(tokens, multi, columns, **_) -> tuple[Question, ...]:
+    n, h = len(tokens), multi.n_heads
+    d_v = multi.heads[0].d_v
+    concat = _choice(
+        "concat_shape",
+        _shape(n, h * d_v, columns),
+        {
+            "heads_stacked_as_rows": _shape(h * n, d_v, columns),
+            "one_head_only": _shape(n, d_v, columns),
+        },
+        heads=str(h),
+    )
+    vectors = _number(
+        "context_vectors",
+        n * h,
+        {"one_head_only": n, "heads_not_positions": h},
+        heads=str(h),
+        tokens=str(n),
+    )
+    return concat, vectors

@@ -1,0 +1,51 @@
+"""Where a step page sits in the pipeline: under its title, one line of stages with the
+page's own in bold (`frame.pipeline`, drawn by frame.page); above its figures, what the previous
+page handed it and what it hands on, with the learner's shapes (`show`).
+
+The words are the lessons': the stages in lessons/path.md, and each step page's
+"## Where it sits" section, whose blanks ({t}, {qk}, ...) are filled with this run's sizes.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attn_ui import frame
+from attn_ui.registry import info
+
+
+def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str]:
+    """The blanks a "Where it sits" text may use, as the layout shows the shapes."""
+    t, d_model, d_k, d_v = len(tokens), x.shape[1], trace.d_k, trace.d_v
+
+    def shape(cols: int) -> str:  # a per-token matrix: by hand, tokens are columns
+        return f"{cols} × {t}" if columns else f"{t} × {cols}"
+
+    return {
+        "t": str(t),
+        "x": shape(d_model),
+        "qk": shape(d_k),
+        "v": shape(d_v),
+        "tt": f"{t} × {t}",
+        "z": shape(d_v),
+        "d_k": str(d_k),
+        "root": f"{1 / trace.scale:.4g}",
+        "heads": str(n_heads),
+        "concat": shape(n_heads * d_v),
+        "out": shape(d_model),
+        "s_name": "Kᵀ Q" if columns else "Q Kᵀ",
+        "z_name": "V A" if columns else "A V",
+        "row": "column" if columns else "row",
+    }
+
+
+def show(file: str, run, s) -> None:
+    """What the page takes in and hands on, with this run's shapes (a compute.LessonRun and
+    its settings), in a box right above the page's figures."""
+    name = info(file).name
+    text = frame.lesson(name)["Where it sits"]
+    n_heads = run.multi.n_heads if run.multi is not None else 1
+    values = sizes(run.tokens, run.x, run.trace, columns=s.columns, n_heads=n_heads)
+    used = {k: v for k, v in values.items() if "{" + k + "}" in text}
+    with st.container(border=True, key=f"where_{name}"):
+        st.markdown(frame.fill(text, **used))
