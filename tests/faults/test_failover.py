@@ -1,0 +1,110 @@
+"""A class on two replicas behind HAProxy (`make class REPLICAS=2`, deploy/class_run.py): two
+learners pinned to different replicas by HAProxy's cookie; one replica dies (or is restarted in
+place, as a rolling update does): both learners carry on, each with their own sentence and
+settings (the URL mirror restores the page on the live replica), and nobody sees an error."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from deploy.class_run import COOKIE, Classroom
+from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
+from tests.support.server import free_port
+
+SENTENCES = ("the dog ran home", "a small bird sat on the tree")
+HAD = f"""([n, words]) => {{ const s = ({AFTER})();
+    return s && (s.heads.includes(n + ' heads') || s.sentence !== words || s.alerts.length)
+        ? s : null; }}"""
+ERRORS = "() => document.querySelectorAll('[data-testid=stException]').length"
+
+
+@pytest.fixture
+def room(tmp_path):
+    """Two replicas and HAProxy on free loopback ports, as `make class REPLICAS=2` starts them."""
+    with Classroom(replicas=2, port=free_port(), bind="127.0.0.1", log_dir=tmp_path) as r:
+        yield r
+
+
+def _replica(ctx) -> str:
+    (value,) = [c["value"] for c in ctx.cookies() if c["name"] == COOKIE]
+    return value
+
+
+def _learner(browser, base: str, sentence: str):
+    """A learner with their own cookies: the overview with random weights (its heads
+    slider), their sentence typed, the heads moved 2 -> 3 (a setting to keep)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.goto(f"{base}/Overview?weights=random")
+    box = pg.get_by_role("textbox", name="Your sentence")
+    box.wait_for(timeout=120_000)
+    box.fill(sentence)
+    box.press("Enter")
+    pg.wait_for_function(SHOWS, arg=[sentence, "CONNECTED"], timeout=120_000)
+    _move_heads(pg, 3, sentence)
+    return ctx, pg
+
+
+def _move_heads(pg, n: int, sentence: str) -> dict:
+    """Press → on the heads slider; what the page shows once that rerun has finished."""
+    slider = pg.get_by_role("slider", name="heads")
+    slider.focus()
+    pg.keyboard.press("ArrowRight")
+    return pg.wait_for_function(HAD, arg=[n, sentence], timeout=120_000).json_value()
+
+
+def _lose_a_replica(room: Classroom, how: str) -> dict:
+    """Two learners on different replicas; `how` ("kill" or "restart") happens to the first
+    learner's replica; then both move the heads slider 3 -> 4. What each then sees."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        learners = [_learner(browser, room.url, s) for s in SENTENCES]
+        before = [_replica(ctx) for ctx, _ in learners]
+        lost = room.replica_of(before[0])
+        pg0 = learners[0][1]
+        with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
+            if how == "kill":
+                room.kill(lost)
+            else:
+                room.restart(lost)
+        pg0.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+        seen = [_move_heads(pg, 4, s) for (_, pg), s in zip(learners, SENTENCES, strict=True)]
+        errors = [pg.evaluate(ERRORS) for _, pg in learners]
+        after = [_replica(ctx) for ctx, _ in learners]
+        browser.close()
+    return {"before": before, "after": after, "seen": seen, "errors": errors}
+
+
+def _run(room: Classroom, how: str) -> dict:
+    # Its own thread: the sync API refuses to run where an asyncio loop is already running.
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(_lose_a_replica, room, how).result(timeout=600)
+    print(how, got)
+    return got
+
+
+def _both_carry_on(got: dict) -> None:
+    for s, seen, errors in zip(SENTENCES, got["seen"], got["errors"], strict=True):
+        assert seen["sentence"] == s and seen["rows"] == s, seen  # their own sentence
+        assert "4 heads" in seen["heads"], seen  # 3 heads kept, and the move counted
+        assert seen["alerts"] == [] and errors == 0, (seen, errors)
+
+
+def test_a_killed_replicas_learner_moves_to_the_live_one(room):
+    got = _run(room, "kill")
+    assert got["before"][0] != got["before"][1], got  # pinned to different replicas
+    # the first learner now holds the live replica's cookie; the second never moved
+    assert got["after"] == [got["before"][1]] * 2, got
+    _both_carry_on(got)
+
+
+def test_a_replica_restarted_in_place_loses_no_learner(room):
+    """A rolling update's step: the replica is stopped gracefully and a new one starts on
+    its port; its learner is served by whichever replica is up when the browser reconnects."""
+    got = _run(room, "restart")
+    assert got["before"][0] != got["before"][1], got
+    assert got["after"][1] == got["before"][1], got  # the other learner stayed put
+    _both_carry_on(got)
