@@ -108,3 +108,57 @@ def test_a_replica_restarted_in_place_loses_no_learner(room):
     assert got["before"][0] != got["before"][1], got
     assert got["after"][1] == got["before"][1], got  # the other learner stayed put
     _both_carry_on(got)
+
+
+PROMPT = "Once upon a time in a small village there lived"
+CAPTIONS = """() => [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
+    .map(c => c.innerText).join(' | ')"""
+
+
+def _generation_cut_off(room: Classroom) -> dict:
+    """A learner's generation on /Generate; their replica is killed mid-way. What the page
+    says on the live replica, and what one click on "Write it again" then writes."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        pg.goto(f"{room.url}/Generate?max_new=40")
+        pg.wait_for_function(IDLE, timeout=180_000)
+        box = pg.get_by_role("textbox", name="Prompt (press Enter to write)")
+        box.fill(PROMPT)
+        box.press("Enter")
+        pg.wait_for_function(  # a few tokens written: the replica is mid-way
+            f"() => /Writing: ([3-9]|\\d\\d+) token/.test(({CAPTIONS})())", timeout=120_000
+        )
+        with pg.expect_websocket(timeout=120_000):
+            room.kill(room.replica_of(_replica(ctx)))
+        pg.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stAlert]')]"
+            ".some(a => a.innerText.includes('cut off'))",
+            timeout=120_000,
+        )
+        pg.wait_for_function(IDLE, timeout=120_000)
+        cut = {"prompt": box.input_value(), "captions": pg.evaluate(CAPTIONS), "url": pg.url}
+        pg.get_by_role("button", name="Write it again").click()
+        pg.wait_for_function(
+            f"() => ({CAPTIONS})().includes('40 token(s) written')", timeout=180_000
+        )
+        alerts = pg.locator("[data-testid=stAlert]").all_inner_texts()
+        errors = pg.evaluate(ERRORS)
+        browser.close()
+    return {"cut": cut, "alerts_after": alerts, "errors": errors}
+
+
+IDLE = """() => { const a = document.querySelector('[data-testid=stApp]');
+    return a && a.dataset.testScriptState === 'notRunning'
+        && a.dataset.testConnectionState === 'CONNECTED'; }"""
+
+
+def test_a_generation_on_a_killed_replica_is_reported_and_written_again_in_one_click(room):
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(_generation_cut_off, room).result(timeout=600)
+    print(got)
+    assert got["cut"]["prompt"] == PROMPT, got  # the prompt kept
+    assert "Writing" not in got["cut"]["captions"], got  # not restarted behind their back
+    assert "writing=1" not in got["cut"]["url"], got
+    assert got["alerts_after"] == [] and got["errors"] == 0, got
