@@ -241,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bind", default="*", help="HAProxy's address (default: all interfaces)")
     ap.add_argument("--log-dir", type=Path, help="replica and HAProxy logs (default: a temp dir)")
     a = ap.parse_args(argv)
-    signal.signal(signal.SIGTERM, _raise_interrupt)  # `kill` stops it as Ctrl+C does
+    # Ctrl+C and `kill` stop it, even where SIGINT came in ignored (a shell's background job)
+    signal.signal(signal.SIGINT, _raise_interrupt)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
     room = Classroom(a.replicas, a.port, a.bind, a.log_dir)
     try:
         print(f"starting {a.replicas} replicas (logs in {room.log_dir})...", flush=True)

@@ -5,14 +5,19 @@ settings (the URL mirror restores the page on the live replica), and nobody sees
 
 from __future__ import annotations
 
+import re
+import signal
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from deploy.class_run import COOKIE, Classroom
 from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
-from tests.support.server import free_port
+from tests.support.server import ROOT, free_port
 
 SENTENCES = ("the dog ran home", "a small bird sat on the tree")
 HAD = f"""([n, words]) => {{ const s = ({AFTER})();
@@ -162,3 +167,33 @@ def test_a_generation_on_a_killed_replica_is_reported_and_written_again_in_one_c
     assert "Writing" not in got["cut"]["captions"], got  # not restarted behind their back
     assert "writing=1" not in got["cut"]["url"], got
     assert got["alerts_after"] == [] and got["errors"] == 0, got
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_the_replicas_and_haproxy(tmp_path, sig):
+    """`make class` in a terminal: Ctrl+C (SIGINT) or a `kill` (SIGTERM) of the launcher
+    stops every process it started."""
+    port = free_port()
+    cmd = [sys.executable, "deploy/class_run.py", "--replicas", "1", "--port", str(port)]
+    cmd += ["--bind", "127.0.0.1", "--log-dir", str(tmp_path)]
+    launcher = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    pids = []
+    for line in launcher.stdout:  # it prints each pid, HAProxy's last
+        pids += [int(w) for w in re.findall(r"pid (\d+)", line)]
+        if "HAProxy pid" in line:
+            break
+    assert len(pids) == 2, pids
+    assert all(_alive(p) for p in pids)
+    launcher.send_signal(sig)
+    assert launcher.wait(timeout=60) == 0
+    assert "stopping the class" in launcher.stdout.read()
+    assert not any(_alive(p) for p in pids), pids
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie left for its parent to collect counts as stopped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
