@@ -381,21 +381,24 @@ async def rejoin(s: Session, r: Rejoin, until: float) -> None:
     r.failed = r.failed or "not served again"
 
 
-async def class_learner(
-    s: Session, seed: int, until: float, stats: Stats, r: Rejoin, watch: asyncio.Event
-) -> None:
+async def class_learner(s: Session, seed: int, until: float, stats: Stats, r: Rejoin) -> None:
     """A learner (as `learner`) whose connection may drop: it reconnects in the background as
     soon as its websocket closes, and an interaction in flight is redone once it is back."""
     rng = random.Random(seed)
 
-    async def watcher() -> None:
+    async def watcher() -> None:  # cancelled when the learner is done, before we close
         await s.ws.wait_closed()
-        if not watch.is_set():
-            return  # closed at the end, by us
         r.lost_at = time.monotonic()
         await rejoin(s, r, until)
 
     guard = asyncio.create_task(watcher())
+    try:
+        await _class_actions(s, rng, until, stats, r, guard)
+    finally:
+        guard.cancel()
+
+
+async def _class_actions(s, rng, until, stats, r: Rejoin, guard: asyncio.Task) -> None:
     while True:
         think = rng.uniform(2.0, 4.0)
         if time.monotonic() + think >= until:
@@ -418,8 +421,6 @@ async def class_learner(
                 stats.errors.append(f"{key}: {type(exc).__name__}: {exc} (never served again)")
                 return
             stats.record(await s.set(key, value))  # the learner does it again
-    watch.clear()  # from here a close is ours
-    guard.cancel()
 
 
 async def class_phase(room, n: int, seconds: float, kill_at: float | None) -> str:
@@ -432,13 +433,11 @@ async def class_phase(room, n: int, seconds: float, kill_at: float | None) -> st
         per[s.cookies.get(COOKIE, "?")] = per.get(s.cookies.get(COOKIE, "?"), 0) + 1
     alive = [r for r in room.servers if r.proc.poll() is None]
     cpu0 = {r.name: cpu_seconds(r.pid) for r in alive}
-    watch = asyncio.Event()
-    watch.set()
     rejoins = [Rejoin() for _ in sessions]
     t0 = time.monotonic()
     until = t0 + seconds
     tasks = [
-        asyncio.create_task(class_learner(s, 7000 + i, until, stats, rj, watch))
+        asyncio.create_task(class_learner(s, 7000 + i, until, stats, rj))
         for i, (s, rj) in enumerate(zip(sessions, rejoins, strict=True))
     ]
     killed = ""
