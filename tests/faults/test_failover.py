@@ -197,3 +197,52 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+def _worksheets_across_a_kill(room: Classroom) -> dict:
+    """A teacher sets a worksheet (seed 12) and a class set of 5, builds it; their replica
+    is killed; what the page shows on the live one, and what one click on Build then gives."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        pg.goto(f"{room.url}/Worksheets")
+        pg.wait_for_function(IDLE, timeout=180_000)
+        for name, value in (("Seed", "12"), ("Sheets in the class set", "5")):
+            box = pg.get_by_role("spinbutton", name=name)
+            box.fill(value)
+            box.press("Enter")
+            pg.wait_for_function(f"() => ({BUTTONS})().includes('seeds 12 to')", timeout=60_000)
+        pg.wait_for_function(f"() => ({BUTTONS})().includes('5 sheets')", timeout=60_000)
+        pg.get_by_role("button", name="Build the class set").click()
+        pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+        with pg.expect_websocket(timeout=120_000):
+            room.kill(room.replica_of(_replica(ctx)))
+        pg.wait_for_function(  # the page ran again on the live replica: the ZIP is gone
+            f"() => ({IDLE})() && !({BUTTONS})().includes('Class set ZIP')", timeout=120_000
+        )
+        after = {
+            "seed": pg.get_by_role("spinbutton", name="Seed").input_value(),
+            "buttons": pg.evaluate(BUTTONS),
+            "alerts": pg.locator("[data-testid=stAlert]").all_inner_texts(),
+            "replica": _replica(ctx),
+        }
+        pg.get_by_role("button", name="Build the class set").click()
+        pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+        after["errors"] = pg.evaluate(ERRORS)
+        browser.close()
+    return after
+
+
+BUTTONS = "() => [...document.querySelectorAll('button')].map(b => b.innerText).join(' | ')"
+
+
+def test_worksheet_settings_survive_a_killed_replica(room):
+    """The settings come back with the page (the browser re-sends its widget values); the
+    finished ZIP lived in the dead replica's memory: one click builds it again."""
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(_worksheets_across_a_kill, room).result(timeout=600)
+    print(got)
+    assert got["seed"] == "12", got
+    assert "Build the class set (5 sheets, seeds 12 to 16)" in got["buttons"], got
+    assert got["alerts"] == [] and got["errors"] == 0, got
