@@ -50,11 +50,20 @@ def tcp_socket(sock: socket.socket) -> socket.socket:
 def warm_models() -> None:
     """Load MiniLM and SmolLM2 through the app's own ``st.cache_resource`` functions, so the
     first learner's page finds them loaded. Called once, before the socket is bound."""
+    import logging
+
     from attn_ui.compute.decoder import smollm
     from attn_ui.compute.model import minilm
 
-    minilm()
-    smollm()
+    # their spinners have no page to show on here, and Streamlit would warn about it twice
+    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        minilm()
+        smollm()
+    finally:
+        quiet.setLevel(level)
 
 
 def patch_streamlit() -> bool:
