@@ -8,7 +8,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     # production: visitors never see tracebacks; the logs keep them
     STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none \
     STREAMLIT_SERVER_HEADLESS=true \
-    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    # serve.py loads both models before the server listens: health (and readiness) waits
+    ATTN_WARM_MODELS=1
 
 WORKDIR /app
 COPY requirements.txt requirements-model.txt ./

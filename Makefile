@@ -1,14 +1,16 @@
 # Two commands do everything on a fresh machine:
 #   make run   create .venv if missing, install, start the app on http://localhost:8501
 #   make test  the same install, then lint and the whole test suite (browser tests included)
+#   make class N app processes behind HAProxy on http://localhost:8501 (REPLICAS=N, default: cores)
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.install-stamp
 PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install model-cache run test lint browser bench ref-venv clean
+.PHONY: install model-cache run class test lint browser haproxy bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +32,21 @@ install: $(STAMP) model-cache
 run: install
 	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY
 
+# A class: REPLICAS app processes behind HAProxy (sticky cookie, health checks, failover);
+# the same topology as deploy/k8s. Ctrl+C stops all of it. See README "Running it for a class".
+class: install haproxy
+	$(BIN)/python deploy/class_run.py --replicas $(REPLICAS) --port $(PORT)
+
+# `make class` and the failover tests run Debian's HAProxy; install it when root, else say how.
+haproxy:
+	@if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; \
+	  else \
+	    echo "make class and the failover tests need HAProxy: run 'sudo apt-get install -y haproxy'."; exit 1; \
+	  fi; \
+	fi
+
 # Browser tests drive Debian's Chromium; install it when we can (root), else say how.
 browser:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -44,7 +61,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install browser lint
+test: install browser haproxy lint
 	$(BIN)/python -m pytest
 
 # Reference libraries (torch, transformers): only for bench/ and tests/fixtures/make_*.py.

@@ -11,6 +11,12 @@ acknowledgement by 40 ms. Every interaction, even on a page that draws nothing, 
 
 The fix keeps Streamlit's own socket (its port retry, SO_REUSEADDR, IPv6 options) and only
 relabels it as TCP, so asyncio sets TCP_NODELAY on each connection it accepts.
+
+With ``ATTN_WARM_MODELS=1`` (the Docker image and ``make class`` set it) the two pretrained
+models are loaded into the server's caches before it listens: ``/_stcore/health`` answers
+only once they are in memory, so a load balancer's health check or a Kubernetes readiness
+probe sends no learner to a replica that would make them wait for a model (about 1.5 s
+here, longer on a cold disk). ``make run`` leaves it off: a developer's server starts at once.
 """
 
 from __future__ import annotations
@@ -41,6 +47,25 @@ def tcp_socket(sock: socket.socket) -> socket.socket:
     return tcp
 
 
+def warm_models() -> None:
+    """Load MiniLM and SmolLM2 through the app's own ``st.cache_resource`` functions, so the
+    first learner's page finds them loaded. Called once, before the socket is bound."""
+    import logging
+
+    from attn_ui.compute.decoder import smollm
+    from attn_ui.compute.model import minilm
+
+    # their spinners have no page to show on here, and Streamlit would warn about it twice
+    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        minilm()
+        smollm()
+    finally:
+        quiet.setLevel(level)
+
+
 def patch_streamlit() -> bool:
     """Make Streamlit's server bind through `tcp_socket`. False (and a warning) if this
     Streamlit has no ``_bind_socket``: the app still runs, 40 ms slower per interaction."""
@@ -52,6 +77,8 @@ def patch_streamlit() -> bool:
         return True
 
     def bind_tcp(address: str, port: int, backlog: int) -> socket.socket:
+        if os.environ.get("ATTN_WARM_MODELS") == "1":
+            warm_models()  # the runtime exists by now: the models go in its caches
         return tcp_socket(bind(address, port, backlog))
 
     bind_tcp.sets_nodelay = True

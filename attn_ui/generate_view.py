@@ -5,6 +5,8 @@ text and triangle while the model writes, and the finished generation with a tok
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, fields, replace
 
 import numpy as np
@@ -31,6 +33,10 @@ URL = {
     "head": ("head", lambda v: _within(int(v), 0, HEADS - 1)),
 }
 VIEW_DEFAULTS = {"layer": gen.DEFAULT_LAYER, "head": gen.DEFAULT_HEAD}
+# In the URL while the model writes for this page, removed when it ends. A session that opens
+# with it lost its writer: the server died mid-way (a class's replica killed or restarted,
+# README "Running it for a class") and the browser reconnected to another one.
+WRITING = "writing"
 
 
 def _within(value, low, high):
@@ -69,6 +75,48 @@ def to_url() -> None:
                 st.query_params[name] = str(value)
         elif name in st.query_params:
             del st.query_params[name]
+
+
+@contextmanager
+def writing_mark() -> Iterator[None]:
+    """The WRITING mark in the URL for the `with` block, however it ends (finished, an error,
+    a rerun or stop); only a server that dies leaves it there."""
+    st.query_params[WRITING] = "1"
+    try:
+        yield
+    finally:
+        if WRITING in st.query_params:
+            del st.query_params[WRITING]
+
+
+def interrupted() -> bool:
+    """Whether this session opened on a page whose last generation its server never finished
+    (the WRITING mark in the URL, nothing written in this session yet). Decided on the first
+    run of the session and kept until the learner writes again."""
+    if "gen_lost" not in st.session_state:
+        lost = WRITING in st.query_params and "gen_written" not in st.session_state
+        st.session_state["gen_lost"] = lost
+        if lost:
+            del st.query_params[WRITING]
+    return st.session_state["gen_lost"]
+
+
+def _write_again() -> None:
+    st.session_state["gen_lost"] = False
+    st.session_state["gen_again"] = True
+
+
+def report_interrupted() -> bool:
+    """Say that the last generation was cut off, with one button to write it again. True
+    on the run that button starts (the page then writes the kept settings)."""
+    if interrupted():
+        st.warning(
+            "Your last text was cut off: the server writing it stopped, and your page moved "
+            "to another one. Your prompt and settings are kept.",
+            icon=":material/replay:",
+        )
+        st.button("Write it again", key="gen_write_again", on_click=_write_again, type="primary")
+    return st.session_state.pop("gen_again", False)
 
 
 def _seed(key: str, value) -> str:

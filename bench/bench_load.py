@@ -17,20 +17,36 @@ moves the heads or temperature slider, and waits for the rerun to finish.
    in the page's per-process queue; the figures are the other N - K learners' latencies,
    to be held against one learner alone, and the generators' own (queue wait included).
 
-Run: `.venv/bin/python bench/bench_load.py` (about 6 minutes; `--quick` for a smoke run).
+6. with ``--class``: 100 learners through HAProxy (`make class`, deploy/class_run.py) over 2
+   and over 4 replicas: p50/p95, errors, how many sessions each replica got (HAProxy's
+   cookie, read from the websocket handshake) and its CPU; then the same with replica r1
+   killed (SIGKILL) at half time. Each learner reconnects as the browser does when its
+   connection drops (the cookie, its page, the app's query string, its widget states) and
+   redoes an interaction that was in flight; printed: how many learners lost their
+   connection, how many had an interaction in flight (saw the "connecting" state), how long
+   until each was served again, and how many sessions were lost (never served again, or
+   served without the sentence they last typed). On a 2-core machine the figures show the balancer's
+   overhead and fairness, not capacity.
+
+Run: `.venv/bin/python bench/bench_load.py` (about 6 minutes; `--quick` for a smoke run);
+`.venv/bin/python bench/bench_load.py --class` (about 6 minutes; `--runs 2` repeats it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from bench.bench_app import FIGURE_ROWS  # noqa: E402
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -51,13 +67,17 @@ def sentence(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14)))
 
 
-def action(rng: random.Random) -> tuple[str, object]:
-    """What a learner does next: type a sentence (half the time) or move a slider."""
+def action(rng: random.Random, s: Session | None = None) -> tuple[str, object]:
+    """What a learner does next: type a sentence (half the time) or move a slider. A page
+    without a heads slider (the overview on the real model's head) gets a sentence instead."""
     r = rng.random()
     if r < 0.5:
         return "lesson_w_sentence", sentence(rng)
     if r < 0.75:
-        return "lesson_w_n_heads", rng.randint(1, 4)
+        heads = rng.randint(1, 4)
+        if s is None or "lesson_w_n_heads" in s.widgets:
+            return "lesson_w_n_heads", heads
+        return "lesson_w_sentence", sentence(rng)
     return "lesson_w_temperature", rng.choice([0.5, 1.0, 1.5, 2.0])
 
 
@@ -110,7 +130,7 @@ async def learner(
         if time.monotonic() + think >= until:
             return
         await asyncio.sleep(think)
-        key, value = action(rng)
+        key, value = action(rng, s)
         try:
             stats.record(await s.set(key, value))
         except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
@@ -328,6 +348,153 @@ def compare(name: str, seen: dict, mine: dict) -> str:
     )
 
 
+# --- a class: replicas behind HAProxy ------------------------------------------------------
+
+
+@dataclass
+class Rejoin:
+    """One learner's connection across a replica's loss."""
+
+    lost_at: float | None = None  # when its websocket closed
+    served_at: float | None = None  # when the page ran again after reconnecting
+    in_flight: bool = False  # an interaction was under way when the connection dropped
+    sentence: str | None = None  # the last sentence the learner typed
+    kept: bool = True  # the reconnected page ran, and its URL mirror holds that sentence
+    failed: str = ""  # why it never came back
+
+
+async def rejoin(s: Session, r: Rejoin, until: float) -> None:
+    """What the browser does when its websocket closes: reconnect at once, then every 0.2 s
+    (its back-off starts shorter than that), until the page runs again."""
+    r.lost_at = r.lost_at or time.monotonic()
+    while time.monotonic() < until + 30:
+        try:
+            run = await s.connect()
+        except Exception as exc:  # noqa: BLE001 -- retried, and reported if it never comes back
+            r.failed = f"{type(exc).__name__}: {exc}"
+            await asyncio.sleep(0.2)
+            continue
+        r.served_at, r.failed = time.monotonic(), ""
+        shown = parse_qs(s.decoder.query_string).get("sentence", [None])[0]
+        r.kept = run.ok and (r.sentence is None or shown == r.sentence)
+        return
+    r.failed = r.failed or "not served again"
+
+
+async def class_learner(s: Session, seed: int, until: float, stats: Stats, r: Rejoin) -> None:
+    """A learner (as `learner`) whose connection may drop: it reconnects in the background as
+    soon as its websocket closes, and an interaction in flight is redone once it is back."""
+    rng = random.Random(seed)
+
+    async def watcher() -> None:  # cancelled when the learner is done, before we close
+        await s.ws.wait_closed()
+        r.lost_at = time.monotonic()
+        await rejoin(s, r, until)
+
+    guard = asyncio.create_task(watcher())
+    try:
+        await _class_actions(s, rng, until, stats, r, guard)
+    finally:
+        guard.cancel()
+
+
+async def _class_actions(s, rng, until, stats, r: Rejoin, guard: asyncio.Task) -> None:
+    while True:
+        think = rng.uniform(2.0, 4.0)
+        if time.monotonic() + think >= until:
+            break
+        await asyncio.sleep(think)
+        key, value = action(rng, s)
+        if r.lost_at is not None and r.served_at is None:
+            await guard  # reconnecting: the browser shows "connecting" until it is back
+            if r.served_at is None:
+                stats.errors.append(f"never served again: {r.failed}")
+                return
+        if key == "lesson_w_sentence":
+            r.sentence = value
+        try:
+            stats.record(await s.set(key, value))
+        except (ConnectionClosed, OSError) as exc:  # the connection dropped under this one
+            r.in_flight = True
+            await guard
+            if r.served_at is None:
+                stats.errors.append(f"{key}: {type(exc).__name__}: {exc} (never served again)")
+                return
+            stats.record(await s.set(key, value))  # the learner does it again
+
+
+async def class_phase(room, n: int, seconds: float, kill_at: float | None) -> str:
+    from deploy.class_run import COOKIE
+
+    stats = Stats()
+    sessions = await open_sessions(room.url, n, stats)
+    per = {r.name: 0 for r in room.servers}
+    for s in sessions:
+        per[s.cookies.get(COOKIE, "?")] = per.get(s.cookies.get(COOKIE, "?"), 0) + 1
+    alive = [r for r in room.servers if r.proc.poll() is None]
+    cpu0 = {r.name: cpu_seconds(r.pid) for r in alive}
+    rejoins = [Rejoin() for _ in sessions]
+    t0 = time.monotonic()
+    until = t0 + seconds
+    tasks = [
+        asyncio.create_task(class_learner(s, 7000 + i, until, stats, rj))
+        for i, (s, rj) in enumerate(zip(sessions, rejoins, strict=True))
+    ]
+    killed = ""
+    if kill_at is not None:
+        await asyncio.sleep(kill_at)
+        victim = room.servers[0]
+        cpu_victim = cpu_seconds(victim.pid) - cpu0.pop(victim.name)
+        room.kill(0)
+        killed = f", {victim.name} killed at {kill_at:.0f} s (its CPU {cpu_victim:.1f} s)"
+    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 300)
+    wall = time.monotonic() - t0
+    cpus = {
+        k: (cpu_seconds(r.pid) - v) / wall * 100
+        for r in room.servers
+        for k, v in cpu0.items()
+        if r.name == k
+    }
+    await asyncio.gather(*(s.close() for s in sessions))
+    lat = stats.latencies
+    line = (
+        f"replicas={len(room.servers)} N={n}{killed}: interactions {len(lat)}  "
+        f"p50 {pct(lat, 0.5):.0f} ms  p95 {pct(lat, 0.95):.0f} ms  errors {len(stats.errors)}  "
+        f"load {load_1min():.2f}\n        sessions per replica (HAProxy cookie): "
+        + ", ".join(f"{k} {v}" for k, v in per.items())
+        + "; CPU % of a core: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in cpus.items())
+    )
+    hit = [r for r in rejoins if r.lost_at is not None]
+    if kill_at is not None:
+        back = [r.served_at - r.lost_at for r in hit if r.served_at is not None]
+        lost = [r for r in hit if r.served_at is None or not r.kept]
+        line += (
+            f"\n        connection lost: {len(hit)} learners; interaction in flight: "
+            f"{sum(r.in_flight for r in hit)}; served again: {len(back)}, after "
+            f"p50 {pct(back, 0.5) / 1000:.2f} s  max {max(back, default=float('nan')):.2f} s; "
+            f"lost sessions: {len(lost)}"
+        )
+        for r in lost[:3]:
+            line += f"\n        lost: {r}"
+    for e in stats.errors[:3]:
+        line += f"\n        error: {e}"
+    return line
+
+
+async def class_main(replicas: list[int], n: int, seconds: float, runs: int) -> None:
+    from deploy.class_run import Classroom
+    from tests.support.server import free_port
+
+    print(f"a class through HAProxy; machine: {os.cpu_count()} cores, load {load_1min():.2f}")
+    for run in range(runs):
+        for r in replicas:
+            with Classroom(replicas=r, port=free_port(), bind="127.0.0.1") as room:
+                print(f"run {run + 1}: {r} replicas up; load {load_1min():.2f}", flush=True)
+                print(await class_phase(room, n, seconds, None), flush=True)
+                print(await class_phase(room, n, seconds, seconds / 2), flush=True)
+
+
 # --- main ----------------------------------------------------------------------------------
 
 
@@ -354,5 +521,12 @@ if __name__ == "__main__":
     ap.add_argument(
         "--generators", type=int, default=0, help="also run each N with this many on /Generate"
     )
+    ap.add_argument("--class", dest="klass", action="store_true", help="through HAProxy (6.)")
+    ap.add_argument("--replicas", type=int, nargs="*", default=[2, 4], help="with --class")
+    ap.add_argument("--runs", type=int, default=1, help="with --class: repeat the whole run")
     a = ap.parse_args()
-    asyncio.run(main(a.quick, a.n, not a.no_browser, a.generators))
+    if a.klass:
+        seconds = 10 if a.quick else 40
+        asyncio.run(class_main(a.replicas, (a.n or [100])[0], seconds, a.runs))
+    else:
+        asyncio.run(main(a.quick, a.n, not a.no_browser, a.generators))

@@ -5,8 +5,10 @@ import streamlit as st
 from attn_ui import frame
 from attn_ui.by_hand import sheets
 from attn_ui.by_hand.grids import exercise, exercise_controls, givens
+from attn_ui.reconnect import rerun_on_reconnect
 
 text = frame.page(__file__)
+rerun_on_reconnect()  # its files live in this server's memory: see attn_ui/reconnect.py
 settings = exercise_controls("sheets", sizes=True)
 with frame.stop_on_error():
     ex = exercise(**settings)

@@ -13,16 +13,21 @@ text = frame.page(__file__)
 smollm()  # loaded once per server, before the first widget
 st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
 asked = view.prompt_form()
+if asked is None and view.report_interrupted():  # cut off, and the learner asks again
+    asked = view.settings()
 layer, head = view.head_picker()
 view.to_url()
 queue_place, out = st.empty(), st.empty()
 
-# write when asked; on a first visit, the kept settings' text (shared if already written)
-s = asked or (None if "gen_written" in st.session_state else view.settings())
+# write when asked; on a first visit, the kept settings' text (shared if already written),
+# unless that visit is the reconnection of a page whose writing was cut off (said above)
+lost = view.interrupted() and not asked
+s = asked or (None if "gen_written" in st.session_state or lost else view.settings())
 if s is not None:
+    st.session_state["gen_lost"] = False
     done = None if asked else gen.finished().get(s)
     if done is None:
-        with frame.stop_on_error(section=True):
+        with frame.stop_on_error(section=True), view.writing_mark():
             try:
                 done = view.write(s, queue_place, out, layer, head)
             except GenerationInterrupted as lost:  # its process died: say so, keep the page

@@ -21,6 +21,9 @@ PDF, XLSX, CSV, ZIP = (
     "application/zip",
 )
 MAX_CLASS = 60
+# In the URL while a class set is being built, removed when it ends: a session that opens with
+# it lost its builder (the server died mid-way, README "Running it for a class").
+BUILDING = "building"
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -86,6 +89,17 @@ def downloads(paper: str, settings: dict) -> None:
 
 def _want(key: tuple) -> None:
     st.session_state["sheets_class_for"] = key
+    st.session_state["sheets_lost"] = False
+
+
+def _cut_off() -> bool:
+    """Whether this session opened with the BUILDING mark: its server died while building
+    (decided on the session's first run, kept until the learner builds again)."""
+    if "sheets_lost" not in st.session_state:
+        st.session_state["sheets_lost"] = BUILDING in st.query_params
+        if BUILDING in st.query_params:
+            del st.query_params[BUILDING]
+    return st.session_state["sheets_lost"]
 
 
 def class_set(paper: str, settings: dict) -> None:
@@ -99,12 +113,23 @@ def class_set(paper: str, settings: dict) -> None:
     first, rest = settings["seed"], {k: v for k, v in settings.items() if k != "seed"}
     want = (first, count, paper, tuple(sorted(rest.items())))
     label = f"Build the class set ({count} sheets, seeds {first} to {first + count - 1})"
+    if _cut_off():
+        st.warning(
+            "Building your class set was cut off: the server building it stopped, and your "
+            "page moved to another one. Your settings are kept: press the button to build it.",
+            icon=":material/replay:",
+        )
     st.button(
         label, key="sheets_build", on_click=_want, args=(want,), icon=":material/inventory_2:"
     )
     if st.session_state.get("sheets_class_for") == want:
-        with st.spinner(f"Writing {count} sheets and their keys..."):
-            data = class_zip(first, count, paper, **rest)
+        st.query_params[BUILDING] = "1"
+        try:
+            with st.spinner(f"Writing {count} sheets and their keys..."):
+                data = class_zip(first, count, paper, **rest)
+        finally:
+            if BUILDING in st.query_params:
+                del st.query_params[BUILDING]
         st.download_button(
             f"Class set ZIP ({len(data) // 1024} KB)",
             data,

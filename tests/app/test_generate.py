@@ -228,3 +228,36 @@ def test_the_live_table_goes_with_the_writing(loaded):
     labels = [e.label for e in at.expander]
     assert not any("(writing)" in label for label in labels), labels
     assert any(label.startswith("Numbers of Causal attention, layer 26") for label in labels)
+
+
+def test_the_url_marks_a_generation_only_while_it_is_written(runners):
+    """While the model writes, the URL carries `writing=1` (a reconnection elsewhere then
+    knows the text was cut off); once written, the mark is gone."""
+    at = load(PAGE, timeout=300)
+    at.text_input(key="gen_prompt").input("Once upon a time")
+    at.slider(key="gen_max_new").set_value(8)
+    at.button(key="gen_go").click()
+    rerun(at)
+    sent = [m.page_info_changed.query_string for m in runners[-1].forward_msgs()]
+    sent = [q for q in sent if q is not None]
+    assert any("writing=1" in q for q in sent), sent  # set while writing
+    assert "writing" not in at.query_params  # and removed at the end
+    assert at.session_state["gen_written"].n_new == 8
+
+
+def test_a_generation_cut_off_by_its_server_is_reported_with_one_click_to_write_again():
+    """A page that opens with the mark (the browser reconnected to another replica while the
+    dead one was writing): it says the text was cut off and writes nothing by itself; one
+    click on "Write it again" writes the kept prompt."""
+    at = load(PAGE, timeout=300, query={"prompt": "Hello there", "max_new": "3", "writing": "1"})
+    assert any("cut off" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "gen_written" not in at.session_state  # nothing written behind the learner's back
+    assert at.text_input(key="gen_prompt").value == "Hello there"  # the prompt kept
+    assert "writing" not in at.query_params
+    at.button(key="gen_write_again").click()
+    rerun(at)
+    assert not any("cut off" in w.value for w in at.warning)
+    np.testing.assert_array_equal(
+        at.session_state["gen_written"].ids, smollm().generate("Hello there", 3).ids
+    )
+    assert "writing" not in at.query_params

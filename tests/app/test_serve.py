@@ -91,3 +91,31 @@ def test_serve_holds_blas_to_one_thread_unless_told_otherwise():
     env["OPENBLAS_NUM_THREADS"] = "2"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert run.stdout.strip() == "2"
+
+
+@pytest.mark.parametrize("warm", ["1", None])
+def test_with_attn_warm_models_the_models_load_before_the_server_listens(
+    monkeypatch, streamlit_bind, warm
+):
+    """ATTN_WARM_MODELS=1 (the image, make class): both models are in the app's caches
+    before the socket exists, so /_stcore/health (a readiness probe) waits for them."""
+    from attn_ui.compute.decoder import smollm
+    from attn_ui.compute.model import minilm
+
+    smollm.clear()
+    minilm.clear()
+    loaded = []
+    monkeypatch.setattr("attn_core.pretrained.load_minilm", lambda: loaded.append("minilm"))
+    monkeypatch.setattr("attn_core.pretrained.load_smollm", lambda: loaded.append("smollm"))
+    if warm:
+        monkeypatch.setenv("ATTN_WARM_MODELS", warm)
+    else:
+        monkeypatch.delenv("ATTN_WARM_MODELS", raising=False)
+    assert serve.patch_streamlit()
+    sock = starlette_server._bind_socket("127.0.0.1", 0, 8)
+    sock.close()
+    try:
+        assert loaded == (["minilm", "smollm"] if warm else [])
+    finally:
+        smollm.clear()  # the fakes must not stay in the caches
+        minilm.clear()

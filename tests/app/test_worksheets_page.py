@@ -153,6 +153,22 @@ def test_class_set_zip_is_built_on_request(files):
     assert "--seed 7 --count 3" in at.code[0].value
 
 
+def test_a_class_set_cut_off_by_its_server_is_reported_and_built_with_one_click(files):
+    """A page that opens with `building=1` in its URL (its server died while building, and the
+    browser reconnected to another replica) says so; one click builds it; a build in this
+    session leaves no mark in the URL."""
+    at = load(PAGE, query={"building": "1"})
+    assert any("cut off" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "building" not in at.query_params
+    at.number_input(key="sheets_count").set_value(2)
+    rerun(at)
+    at.button(key="sheets_build").click()
+    rerun(at)
+    assert at.get("download_button")[-1].label.startswith("Class set ZIP")
+    assert not any("cut off" in w.value for w in at.warning)
+    assert "building" not in at.query_params  # no mark left once built
+
+
 def test_download_names_carry_difficulty_variant_and_seed(files):
     at = load(PAGE)
     at.selectbox(key="sheets_difficulty").set_value("hard")

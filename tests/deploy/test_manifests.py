@@ -67,3 +67,59 @@ def test_dockerfile_starts_the_app_through_serve_py():
     assert cmd.startswith('CMD ["python", "serve.py", "app.py"')
     copied = " ".join(line for line in text.splitlines() if line.startswith("COPY "))
     assert "serve.py" in copied.split() and "app.py" in copied.split()
+
+
+def container() -> dict:
+    (c,) = by_kind()["Deployment"]["spec"]["template"]["spec"]["containers"]
+    return c
+
+
+def mib(quantity: str) -> float:
+    units = {"Mi": 1, "Gi": 1024}
+    return float(quantity[:-2]) * units[quantity[-2:]]
+
+
+def test_a_replica_gets_the_memory_measured_for_it():
+    """bench/bench_replica_memory.py: 964 MiB with 20 learners and 11 generations (383 MiB
+    anonymous, 580 MiB mapped weights). The request covers that, the limit leaves room."""
+    res = container()["resources"]
+    assert mib(res["requests"]["memory"]) >= 964
+    assert mib(res["limits"]["memory"]) >= 1.25 * 964
+
+
+def test_readiness_waits_for_the_models_and_pods_leave_gracefully():
+    c = container()
+    env = {e["name"]: e.get("value") for e in c["env"]}
+    assert env["ATTN_WARM_MODELS"] == "1"  # serve.py: health answers once the models load
+    assert "ATTN_WARM_MODELS=1" in (ROOT / "Dockerfile").read_text()
+    assert c["startupProbe"]["httpGet"]["path"] == "/_stcore/health"
+    spec = by_kind()["Deployment"]["spec"]
+    grace = spec["template"]["spec"]["terminationGracePeriodSeconds"]
+    pre_stop = c["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[0] == "sleep" and int(pre_stop[1]) < grace
+    assert spec["strategy"]["rollingUpdate"]["maxUnavailable"] == 0  # new pod ready first
+
+
+def test_a_disruption_takes_at_most_one_pod():
+    pdb = by_kind()["PodDisruptionBudget"]
+    dep = by_kind()["Deployment"]
+    assert pdb["spec"]["selector"]["matchLabels"] == dep["spec"]["selector"]["matchLabels"]
+    assert pdb["spec"]["maxUnavailable"] == 1 < dep["spec"]["replicas"]
+
+
+def test_make_class_runs_the_ingress_topology():
+    """deploy/haproxy.cfg, as deploy/class_run.py fills it: a cookie names the replica, the
+    same health path as the probes, a websocket kept as long as the Ingress keeps it."""
+    from deploy.class_run import Classroom
+
+    room = Classroom(replicas=3, port=8600, bind="127.0.0.1")
+    cfg = room.config()
+    ann = by_kind()["Ingress"]["metadata"]["annotations"]
+    assert "cookie attn_replica insert" in cfg
+    for r in room.servers:
+        assert f"server {r.name} 127.0.0.1:{r.port} cookie {r.name}" in cfg
+    assert "option httpchk GET /_stcore/health" in cfg
+    assert "option redispatch" in cfg
+    assert "timeout tunnel 1h" in cfg
+    assert int(ann["nginx.ingress.kubernetes.io/proxy-read-timeout"]) == 3600
+    assert "bind 127.0.0.1:8600" in cfg

@@ -8,34 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
 from tests.support.server import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
-# The overview's first figure (a canvas of attn_ui/figures/canvas_grid.js): its row labels,
-# or null.
-ROWS = """(() => { const c = document.querySelector('.cg-root canvas');
-                   return c ? JSON.parse(c.dataset.rows).join(' ') : null; })()"""
-SHOWS = f"""([words, state]) => {{
-    const app = document.querySelector('[data-testid=stApp]');
-    return app && app.dataset.testScriptState === 'notRunning'
-        && app.dataset.testConnectionState === state && {ROWS} === words;
-}}"""
-STATE = "() => document.querySelector('[data-testid=stApp]').dataset.testConnectionState"
-# What the page shows after the restart, once the learner moves a slider: the figure's rows,
-# the text box, and any alert (an alert ends the wait early, and the test then fails).
-AFTER = f"""() => {{
-    const app = document.querySelector('[data-testid=stApp]');
-    if (!app || app.dataset.testScriptState !== 'notRunning') return null;
-    const heads = [...document.querySelectorAll('h3')].find(h => /\\d+ heads/.test(h.innerText));
-    const box = document.querySelector('input[aria-label="Your sentence"]');
-    return {{
-        heads: heads ? heads.innerText : '',
-        sentence: box ? box.value : null,
-        rows: {ROWS},
-        alerts: [...document.querySelectorAll('[data-testid=stAlert]')].map(a => a.innerText),
-    }};
-}}"""
 
 
 @pytest.fixture

@@ -24,6 +24,34 @@ CHROMIUM_ARGS = [
 ]
 
 
+# --- a learner's page across a server restart or a replica's loss (tests/faults) ----------
+
+# The overview's first figure (a canvas of attn_ui/figures/canvas_grid.js): its row labels,
+# or null.
+ROWS = """(() => { const c = document.querySelector('.cg-root canvas');
+                   return c ? JSON.parse(c.dataset.rows).join(' ') : null; })()"""
+SHOWS = f"""([words, state]) => {{
+    const app = document.querySelector('[data-testid=stApp]');
+    return app && app.dataset.testScriptState === 'notRunning'
+        && app.dataset.testConnectionState === state && {ROWS} === words;
+}}"""
+STATE = "() => document.querySelector('[data-testid=stApp]').dataset.testConnectionState"
+# What the page shows after the restart, once the learner moves a slider: the figure's rows,
+# the text box, and any alert (an alert ends the wait early, and the test then fails).
+AFTER = f"""() => {{
+    const app = document.querySelector('[data-testid=stApp]');
+    if (!app || app.dataset.testScriptState !== 'notRunning') return null;
+    const heads = [...document.querySelectorAll('h3')].find(h => /\\d+ heads/.test(h.innerText));
+    const box = document.querySelector('input[aria-label="Your sentence"]');
+    return {{
+        heads: heads ? heads.innerText : '',
+        sentence: box ? box.value : null,
+        rows: {ROWS},
+        alerts: [...document.querySelectorAll('[data-testid=stAlert]')].map(a => a.innerText),
+    }};
+}}"""
+
+
 def shot(pg: Page, name: str) -> Path:
     """Save a full-page screenshot for a person to look at."""
     SHOTS.mkdir(parents=True, exist_ok=True)

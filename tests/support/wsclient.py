@@ -98,16 +98,26 @@ class Session:
     ws: object = None
     states: dict[str, WidgetState] = field(default_factory=dict)  # id -> last value sent
     decoder: Decoder = field(default_factory=lambda: Decoder())
+    cookies: dict[str, str] = field(default_factory=dict)  # e.g. a load balancer's, as set
 
     async def connect(self) -> Run:
+        """Open the websocket and run the page. Called again after the connection is lost,
+        it reconnects as the browser does: the cookies it holds (a load balancer's names the
+        replica; a dead one's is replaced by the live one's), the page, the query string the
+        app last set (its URL mirror) and the widget states it last sent."""
         url = self.base.replace("http://", "ws://") + "/_stcore/stream"
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         self.ws = await websockets.connect(  # a browser sends no websocket pings either
             url,
             subprotocols=["streamlit"],
             max_size=64 * 2**20,
             open_timeout=self.timeout_s,
             ping_interval=None,
+            additional_headers={"Cookie": cookie} if cookie else None,
         )
+        for set_cookie in self.ws.response.headers.get_all("Set-Cookie"):
+            name, _, value = set_cookie.split(";")[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
         return await self.rerun()
 
     async def close(self) -> None:
