@@ -28,10 +28,14 @@ def _axis(names: Sequence[str], title: str) -> dict:
     }
 
 
-def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+def _layout(fig: go.Figure, title: str, height: int, *, legend: bool = False) -> go.Figure:
+    """Title and size; margins with room for the value labels at the left, the turned token
+    labels below and a legend at the right, as the browser measured them (32 tokens):
+    automargin still widens a margin a longer label needs, but a margin that already fits
+    spares Plotly drawing the figure a second time (bench/profile_browser.py)."""
     fig.update_layout(
         title={"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        margin={"l": 76, "r": 160 if legend else 10, "t": 40, "b": 96},
         height=height,
         bargap=0.15,
     )
@@ -99,4 +103,4 @@ def stacked_parts(
     fig.update_layout(barmode="relative", legend={"title": "value row of key"})
     fig.update_xaxes(**_axis(features, "feature of V"))
     fig.update_yaxes(title="a_j × v_j")
-    return _layout(fig, title, height)
+    return _layout(fig, title, height, legend=True)
