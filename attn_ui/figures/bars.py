@@ -15,6 +15,7 @@ from attn_ui.figures.heatmap_axes import safe_label, tick_labels
 
 BAR = "#2b6cb0"
 MASKED = "#a0aec0"
+LEGEND_KEYS = 10  # the colours of Plotly's default sequence, before they repeat
 
 
 def _axis(names: Sequence[str], title: str) -> dict:
@@ -82,8 +83,15 @@ def stacked_parts(
     title: str,
     height: int = 380,
 ) -> go.Figure:
-    """parts (T_k, d_v): for each feature, the shares a_j v_j stacked, and their sum as a dot."""
+    """parts (T_k, d_v): for each feature, the shares a_j v_j stacked, and their sum as a dot.
+
+    A legend only while every key has a colour of its own (LEGEND_KEYS): beyond that the
+    colours repeat, so the legend could not tell the keys apart, and its entries were most
+    of the browser's time to draw the chart (32 keys); the hover names each bar's key."""
     x = list(range(len(features)))
+    legend = len(tokens) <= LEGEND_KEYS
+    if not legend:
+        title += " (◆ = their sum)"
     fig = go.Figure()
     for j, name in enumerate(tick_labels(tokens)):
         fig.add_bar(
@@ -100,7 +108,7 @@ def stacked_parts(
         marker={"symbol": "diamond", "size": 12, "color": "black"},
         hovertemplate="sum: %{y:.3f}<extra></extra>",
     )
-    fig.update_layout(barmode="relative", legend={"title": "value row of key"})
+    fig.update_layout(barmode="relative", legend={"title": "value row of key"}, showlegend=legend)
     fig.update_xaxes(**_axis(features, "feature of V"))
     fig.update_yaxes(title="a_j × v_j")
-    return _layout(fig, title, height, legend=True)
+    return _layout(fig, title, height, legend=legend)

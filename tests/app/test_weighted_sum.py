@@ -82,3 +82,18 @@ def test_stacked_bars_have_one_trace_per_token(loaded):
     n = len(expected().weights)
     assert len(stack["data"]) == n + 1  # one per value row, plus the sum
     assert frame(at, "v0").shape[0] == n + 2
+
+
+def test_stacked_bars_name_their_keys_in_a_legend_only_while_the_colours_differ():
+    """Up to ten keys (Plotly's colours before they repeat) the legend names each colour;
+    beyond, the hover does, and the title says what the diamonds are."""
+    short = load(PAGE, query={"sentence": "the cat sat on the mat"})
+    stack = next(f for f in figures(short) if f["data"][0]["type"] == "bar")
+    assert stack["layout"]["showlegend"] is True
+    words = "apple bird cloud dream earth field glass house island jungle kettle lemon".split()
+    long = load(PAGE, query={"sentence": " ".join(words), "weights": "random"})
+    stack = next(f for f in figures(long) if f["data"][0]["type"] == "bar")
+    assert stack["layout"]["showlegend"] is False
+    assert "◆ = their sum" in stack["layout"]["title"]["text"]
+    named = [d["hovertemplate"].split(":")[0] for d in stack["data"][:-1]]  # the last: the sum
+    assert named == [f"{j} {w}" for j, w in enumerate(words)]  # each bar's hover names its key
