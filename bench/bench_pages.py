@@ -1,6 +1,7 @@
 """Speed a learner feels on the step pages (issue 14), in one run, against the bare page.
 
-    .venv/bin/python bench/bench_pages.py [--rounds 3] [--clicks 2] [-n 6] [--pages Scores ...]
+    .venv/bin/python bench/bench_pages.py [--rounds 3] [--clicks 3] [-n 6] [--pages Scores ...]
+                                          [--skip open click type]
 
 Prints, with the load average before and after each part:
 1. first open: each step page (Overview, 1-8) in a fresh browser context (an empty cache,
@@ -9,12 +10,16 @@ Prints, with the load average before and after each part:
    Medians, and the ratio page / bare (goal: at most 1.25);
 2. menu click: from one step page, a click on the menu link of the next (Overview -> 1 -> 2
    ... -> 8 -> Overview), `--clicks` times round, to the new page's figures drawn (goal:
-   within 1 s);
+   within 1 s); round 1 is each page's first visit in that tab (its element types' code is
+   fetched then), later rounds come back to it;
 3. a new sentence: on each step page, a new 32-token sentence typed and Enter pressed, to
    the first figure showing it and to the whole page updated, interleaved with the overview
    (overview, page, overview, page, ...), `-n` sentences each; the ratio page / overview
    (goal: at most 1.5). Settings as bench/bench_app.py: random weights, 4 heads, d_model 32,
    d_k 8 (the pages draw toy heads; a real head is one of MiniLM's).
+
+Beside each wall time: the renderer main thread's time (Chromium's TaskDuration), which
+leaves out waiting for the network and the server.
 
 "Figures drawn" is what tests/support/browser.wait_plots_drawn waits for: the run has
 finished, nothing is stale, every heatmap component (attn_ui/figures/canvas_grid.js) has
