@@ -262,16 +262,19 @@ def sentence_input(help: str = SENTENCE_HELP) -> None:
     cut_notice(SENTENCE_CUT, MAX_SENTENCE_CHARS, "The lessons read at most 64 tokens")
 
 
-def sentence_box(help: str = SENTENCE_HELP, *, note: bool = False) -> LessonSettings:
+def sentence_box(
+    help: str = SENTENCE_HELP, *, note: bool = False, defaults: dict | None = None
+) -> LessonSettings:
     """The sentence box where it is drawn, then the settings, mirrored in the URL.
 
     For a page that draws it inside an ``st.fragment`` with the figures: typing reruns
-    only that fragment (the overview, bench/bench_app.py). `help`: the box's tooltip, for
-    a page whose model reads the sentence with other limits (the decoder pages)."""
+    only that fragment (the overview and the step pages, bench/bench_pages.py). `help`: the
+    box's tooltip, for a page whose model reads the sentence with other limits (the decoder
+    pages). `defaults`: the page's own start, as given to `sidebar`."""
     sentence_input(help)
     if note:  # the lesson's weights (not a decoder page's model): say whose they are
-        weights_note(current())
-    return _to_url(current())
+        weights_note(current(defaults))
+    return _to_url(current(defaults))
 
 
 def sidebar(

@@ -11,53 +11,63 @@ from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
 
 text = frame.page(__file__)
-s = controls.sidebar(mask=False)
-with frame.stop_on_error():
-    run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
-notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-where.show(__file__, run, s)
+controls.sidebar(mask=False, sentence=False)
 
-tok, x = run.tokens, run.x
-common = {"columns": s.columns, "show_numbers": s.show_numbers}
 
-st.subheader(f"1. Your sentence as {len(tok)} tokens")
-c = st.columns([1, 1.4])
-with c[0]:
-    height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
-    st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
-with c[1]:
-    real = s.weights == "pretrained"
-    st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True)
+    with frame.stop_on_error():
+        run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
+    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+    where.show(__file__, run, s)
 
-st.subheader(f"2. X: one {'column' if s.columns else 'row'} per token")  # by-hand: columns
-matrix(
-    x,
-    tok,
-    tables.features(x.shape[1]),
-    name="X",
-    by_hand_name="X (features × tokens)",
-    row_title="token",
-    col_title="feature",
-    key="tok_x",
-    **common,
-)
-repeats = repeated_tokens(tok, x)
-if repeats:
-    st.markdown(text["Repeated tokens"])
-    st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
+    tok, x = run.tokens, run.x
+    common = {"columns": s.columns, "show_numbers": s.show_numbers}
 
-st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
-matrix(
-    similarity.cosine_similarity(x),
-    tok,
-    tok,
-    name="cos(xᵢ, xⱼ)",
-    by_hand_name="cos(xᵢ, xⱼ)",
-    row_title="token",
-    col_title="token",
-    key="tok_cos",
-    **common,
-)
+    st.subheader(f"1. Your sentence as {len(tok)} tokens")
+    c = st.columns([1, 1.4])
+    with c[0]:
+        height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
+        st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
+    with c[1]:
+        real = s.weights == "pretrained"
+        st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
 
-checks.show(__file__, run, s)
+    st.subheader(f"2. X: one {'column' if s.columns else 'row'} per token")  # by-hand: columns
+    matrix(
+        x,
+        tok,
+        tables.features(x.shape[1]),
+        name="X",
+        by_hand_name="X (features × tokens)",
+        row_title="token",
+        col_title="feature",
+        key="tok_x",
+        **common,
+    )
+    repeats = repeated_tokens(tok, x)
+    if repeats:
+        st.markdown(text["Repeated tokens"])
+        st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
+
+    st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
+    matrix(
+        similarity.cosine_similarity(x),
+        tok,
+        tok,
+        name="cos(xᵢ, xⱼ)",
+        by_hand_name="cos(xᵢ, xⱼ)",
+        row_title="token",
+        col_title="token",
+        key="tok_cos",
+        **common,
+    )
+
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

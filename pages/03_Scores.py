@@ -9,68 +9,76 @@ from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
 
 frame.page(__file__)
-s = controls.sidebar(mask=False)
-with frame.stop_on_error():
-    run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
-notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-where.show(__file__, run, s)
+controls.sidebar(mask=False, sentence=False)
 
-t, tok = run.trace, run.tokens
-common = {"columns": s.columns, "show_numbers": s.show_numbers}
-k_cols = tables.features(t.d_k, "k")
 
-st.subheader("1. Q and K transposed: the inner sizes meet")
-c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
-with c[0]:
-    matrix(
-        t.q,
-        tok,
-        k_cols,
-        name="Q",
-        by_hand_name="Q (features × tokens)",
-        row_title="query token",
-        col_title="feature",
-        key="sc_q",
-        **common,
-    )
-with c[1]:
-    matrix(
-        t.k.T,
-        k_cols,
-        tok,
-        name="Kᵀ",
-        by_hand_name="Kᵀ (tokens × features)",
-        row_title="feature",
-        col_title="key token",
-        key="sc_kt",
-        **common,
-    )
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True)
+    with frame.stop_on_error():
+        run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
+    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+    where.show(__file__, run, s)
 
-st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
-c = st.columns([1.5, 1])
-with c[0]:
-    matrix(
-        t.scores,
-        tok,
-        tok,
-        name="S = Q Kᵀ",
-        by_hand_name="S by hand = Kᵀ Q",
-        hover=step_tables.dot_hover(t.q, t.k, t.scores),
-        key="sc_s",
-        **common,
-    )
-with c[1]:
-    st.markdown("**One score, worked out**")
-    i = widgets.pick_token(tok, label="query token i", key="sc_query", default=0)
-    j = widgets.pick_token(tok, label="key token j", key="sc_key", default=1)
-    st.dataframe(step_tables.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
-    st.code(
-        f"q{i} · k{j} = " + step_tables.dot_sum(t.q[i], t.k[j], t.scores[i, j]),
-        language=None,
-        wrap_lines=True,
-    )
-    where = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
-    st.caption(f"This is S[{i}, {j}]: {where}.")
+    t, tok = run.trace, run.tokens
+    common = {"columns": s.columns, "show_numbers": s.show_numbers}
+    k_cols = tables.features(t.d_k, "k")
 
-checks.show(__file__, run, s)
+    st.subheader("1. Q and K transposed: the inner sizes meet")
+    c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
+    with c[0]:
+        matrix(
+            t.q,
+            tok,
+            k_cols,
+            name="Q",
+            by_hand_name="Q (features × tokens)",
+            row_title="query token",
+            col_title="feature",
+            key="sc_q",
+            **common,
+        )
+    with c[1]:
+        matrix(
+            t.k.T,
+            k_cols,
+            tok,
+            name="Kᵀ",
+            by_hand_name="Kᵀ (tokens × features)",
+            row_title="feature",
+            col_title="key token",
+            key="sc_kt",
+            **common,
+        )
+
+    st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
+    c = st.columns([1.5, 1])
+    with c[0]:
+        matrix(
+            t.scores,
+            tok,
+            tok,
+            name="S = Q Kᵀ",
+            by_hand_name="S by hand = Kᵀ Q",
+            hover=step_tables.dot_hover(t.q, t.k, t.scores),
+            key="sc_s",
+            **common,
+        )
+    with c[1]:
+        st.markdown("**One score, worked out**")
+        i = widgets.pick_token(tok, label="query token i", key="sc_query", default=0)
+        j = widgets.pick_token(tok, label="key token j", key="sc_key", default=1)
+        st.dataframe(step_tables.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
+        # plain text, one line of products per line: st.code would load the browser's syntax
+        # highlighter, a fifth of this page's first open (bench/bench_pages.py)
+        st.text(f"q{i} · k{j} = " + step_tables.dot_sum(t.q[i], t.k[j], t.scores[i, j]))
+        cell = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
+        st.caption(f"This is S[{i}, {j}]: {cell}.")
+
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

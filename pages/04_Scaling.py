@@ -25,69 +25,85 @@ def on_paper() -> dict[str, str]:
 
 
 text = frame.page(__file__)
-s = controls.sidebar(mask=False, here=("d_k",))
-with frame.stop_on_error():
-    run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
-notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-where.show(__file__, run, s)
+controls.sidebar(mask=False, sentence=False, here=("d_k",))
 
-t, tok = run.trace, run.tokens
-u = scaling.without_scaling(t)
-common = {"columns": s.columns, "show_numbers": s.show_numbers}
-st.latex(
-    rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
-    rf"\frac{{1}}{{\sqrt{{d_k}}}} = {t.scale:.4g}"
-)
 
-st.subheader("1. Your scores, without and with scaling")
-c = st.columns(2)
-with c[0]:
-    matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
-with c[1]:
-    matrix(
-        t.scaled, tok, tok, name="S / √d_k", by_hand_name="Kᵀ Q / √d_k", key="scl_scaled", **common
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True)
+    with frame.stop_on_error():
+        run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
+    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+    where.show(__file__, run, s)
+
+    t, tok = run.trace, run.tokens
+    u = scaling.without_scaling(t)
+    common = {"columns": s.columns, "show_numbers": s.show_numbers}
+    st.latex(
+        rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
+        rf"\frac{{1}}{{\sqrt{{d_k}}}} = {t.scale:.4g}"
     )
 
-st.subheader("2. What the softmax makes of them")
-c = st.columns(2)
-with c[0]:
-    matrix(
-        u.weights,
-        tok,
-        tok,
-        name="softmax(S) by row, unscaled",
-        kind="weights",
-        by_hand_name="softmax by column, unscaled",
-        key="scl_wu",
-        **common,
+    st.subheader("1. Your scores, without and with scaling")
+    c = st.columns(2)
+    with c[0]:
+        matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
+    with c[1]:
+        matrix(
+            t.scaled,
+            tok,
+            tok,
+            name="S / √d_k",
+            by_hand_name="Kᵀ Q / √d_k",
+            key="scl_scaled",
+            **common,
+        )
+
+    st.subheader("2. What the softmax makes of them")
+    c = st.columns(2)
+    with c[0]:
+        matrix(
+            u.weights,
+            tok,
+            tok,
+            name="softmax(S) by row, unscaled",
+            kind="weights",
+            by_hand_name="softmax by column, unscaled",
+            key="scl_wu",
+            **common,
+        )
+    with c[1]:
+        matrix(
+            t.weights,
+            tok,
+            tok,
+            name="softmax(S / √d_k) by row",
+            kind="weights",
+            by_hand_name="softmax by column, scaled",
+            key="scl_ws",
+            **common,
+        )
+    summary = step_tables.summary_table(
+        scaling.softmax_summary(u), scaling.softmax_summary(t), len(tok)
     )
-with c[1]:
-    matrix(
-        t.weights,
-        tok,
-        tok,
-        name="softmax(S / √d_k) by row",
-        kind="weights",
-        by_hand_name="softmax by column, scaled",
-        key="scl_ws",
-        **common,
-    )
-summary = step_tables.summary_table(
-    scaling.softmax_summary(u), scaling.softmax_summary(t), len(tok)
-)
-c = st.columns([1, 1.4])
-c[0].dataframe(summary, key="scl_summary", width="stretch")
-c[1].caption(text["Reading the table"])
+    c = st.columns([1, 1.4])
+    c[0].dataframe(summary, key="scl_summary", width="stretch")
+    c[1].caption(text["Reading the table"])
 
-st.caption(frame.fill(text["On paper"], **on_paper()))
+    st.caption(frame.fill(text["On paper"], **on_paper()))
 
-st.subheader("3. As d_k grows: random queries and keys with unit-variance entries")
-n_keys = max(len(tok), 2)
-st.caption(frame.fill(text["The curves"], n_keys=n_keys))
-figs = scaling_charts.figures(scaling_charts.curve(n_keys), t.d_k)
-for n, col in enumerate([*st.columns(2), *st.columns(2)]):
-    with col:
-        panels.chart(figs[n], f"scl_curve_{n}")
+    st.subheader("3. As d_k grows: random queries and keys with unit-variance entries")
+    n_keys = max(len(tok), 2)
+    st.caption(frame.fill(text["The curves"], n_keys=n_keys))
+    figs = scaling_charts.figures(scaling_charts.curve(n_keys), t.d_k)
+    for n, col in enumerate([*st.columns(2), *st.columns(2)]):
+        with col:
+            panels.chart(figs[n], f"scl_curve_{n}")
 
-checks.show(__file__, run, s)
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

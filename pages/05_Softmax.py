@@ -10,51 +10,63 @@ from attn_ui.path import checks, where
 SWEEP = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 text = frame.page(__file__)
-s = controls.sidebar(here=("temperature",))
-with frame.stop_on_error():
-    run = compute.lesson_run(s)
+controls.sidebar(sentence=False, here=("temperature",))
 
-t, tok, tau = run.trace, run.tokens, run.trace.temperature
-notices.warn_tokens(tok)
-where.show(__file__, run, s)
 
-what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
-st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
-c = st.columns([1, 1, 0.5])
-with c[0]:
-    panels.square(t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in")
-with c[1]:
-    name = f"A = softmax by row, τ = {tau:g}"
-    panels.square(
-        t.weights, tok, s, name=name, by_hand="A (columns sum to 1)", key="sm_a", kind="weights"
-    )
-with c[2]:
-    st.markdown(f"**Every {what} sums to 1**")
-    step_tables.sums_table(
-        {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
-    )
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True)
+    with frame.stop_on_error():
+        run = compute.lesson_run(s)
 
-st.subheader("2. One query up close")
-i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)
-row = softmax_facts.softmax_steps(t, i)
-c = st.columns(2)
-with c[0]:
-    fig = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
-    panels.chart(fig, "sm_scores_bars")
-with c[1]:
-    fig = bars.row_bars(
-        row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
-    )
-    panels.chart(fig, "sm_weights_bars")
-st.markdown(frame.fill(text["The max trick"], total=f"{row.total:.4f}"))
-step_tables.softmax_table(row, tok, key="sm_steps")
+    t, tok, tau = run.trace, run.tokens, run.trace.temperature
+    notices.warn_tokens(tok)
+    where.show(__file__, run, s)
 
-st.subheader("3. Temperature: sharper or flatter")
-taus = sorted({*SWEEP, tau})
-sweep = softmax_facts.temperature_sweep(t.masked[i], taus)
-title = f"Weights of {what} {i} at several temperatures"
-panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
-st.caption(text["Temperature"])
+    what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
+    st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
+    c = st.columns([1, 1, 0.5])
+    with c[0]:
+        panels.square(
+            t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in"
+        )
+    with c[1]:
+        name = f"A = softmax by row, τ = {tau:g}"
+        panels.square(
+            t.weights, tok, s, name=name, by_hand="A (columns sum to 1)", key="sm_a", kind="weights"
+        )
+    with c[2]:
+        st.markdown(f"**Every {what} sums to 1**")
+        step_tables.sums_table(
+            {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
+        )
 
-checks.show(__file__, run, s)
+    st.subheader("2. One query up close")
+    i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)
+    row = softmax_facts.softmax_steps(t, i)
+    c = st.columns(2)
+    with c[0]:
+        fig = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
+        panels.chart(fig, "sm_scores_bars")
+    with c[1]:
+        fig = bars.row_bars(
+            row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
+        )
+        panels.chart(fig, "sm_weights_bars")
+    st.markdown(frame.fill(text["The max trick"], total=f"{row.total:.4f}"))
+    step_tables.softmax_table(row, tok, key="sm_steps")
+
+    st.subheader("3. Temperature: sharper or flatter")
+    taus = sorted({*SWEEP, tau})
+    sweep = softmax_facts.temperature_sweep(t.masked[i], taus)
+    title = f"Weights of {what} {i} at several temperatures"
+    panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
+    st.caption(text["Temperature"])
+
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

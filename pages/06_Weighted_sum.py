@@ -8,55 +8,65 @@ from attn_ui.figures import bars, panels
 from attn_ui.path import checks, where
 
 text = frame.page(__file__)
-s = controls.sidebar()
-with frame.stop_on_error():
-    run = compute.lesson_run(s)
+controls.sidebar(sentence=False)
 
-t, tok = run.trace, run.tokens
-notices.warn_tokens(tok)
-where.show(__file__, run, s)
-v_cols = tables.features(t.d_v, "v")
 
-st.subheader("1. Weights times values")
-c = st.columns([1, 1, 1] if s.columns else [1.2, 0.8, 0.8])  # by hand, V and Z are wide
-with c[0]:
-    panels.square(
-        t.weights,
-        tok,
-        s,
-        name="A (rows sum to 1)",
-        by_hand="A (columns sum to 1)",
-        kind="weights",
-        key="ws_a",
-    )
-with c[1]:
-    panels.per_token(t.v, tok, v_cols, s, name="V", by_hand="V (features × tokens)", key="ws_v")
-with c[2]:
-    panels.per_token(t.output, tok, v_cols, s, name="Z = A V", by_hand="Z = V A", key="ws_z")
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True)
+    with frame.stop_on_error():
+        run = compute.lesson_run(s)
 
-what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
-st.subheader(f"2. One output {what.lower()}, taken apart")
-i = widgets.pick_token(tok, label=f"Output {what.lower()} of token", key="ws_query", default=1)
-parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
-total = f"{weighted_sum.row_sums(t.weights[i]):.4f}"
-st.markdown(frame.fill(text["One output row"], what=what, i=i, last=len(tok) - 1, total=total))
-c = st.columns([1.1, 1])
-with c[0]:
-    title = f"{what} {i} of Z: the value rows' shares, stacked"
-    panels.chart(bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title), "ws_stack")
-with c[1]:
-    panels.per_token(
-        parts,
-        tok,
-        v_cols,
-        s,
-        name=f"a_{i},j × v_j",
-        row_title="key j",
-        by_hand=f"shares of column {i} of Z",
-        key="ws_parts",
-    )
-st.markdown(text["Adding the shares"])
-step_tables.parts_table(parts, t.weights[i], t.output[i], tok, v_cols, key="ws_sum")
+    t, tok = run.trace, run.tokens
+    notices.warn_tokens(tok)
+    where.show(__file__, run, s)
+    v_cols = tables.features(t.d_v, "v")
 
-checks.show(__file__, run, s)
+    st.subheader("1. Weights times values")
+    c = st.columns([1, 1, 1] if s.columns else [1.2, 0.8, 0.8])  # by hand, V and Z are wide
+    with c[0]:
+        panels.square(
+            t.weights,
+            tok,
+            s,
+            name="A (rows sum to 1)",
+            by_hand="A (columns sum to 1)",
+            kind="weights",
+            key="ws_a",
+        )
+    with c[1]:
+        panels.per_token(t.v, tok, v_cols, s, name="V", by_hand="V (features × tokens)", key="ws_v")
+    with c[2]:
+        panels.per_token(t.output, tok, v_cols, s, name="Z = A V", by_hand="Z = V A", key="ws_z")
+
+    what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
+    st.subheader(f"2. One output {what.lower()}, taken apart")
+    i = widgets.pick_token(tok, label=f"Output {what.lower()} of token", key="ws_query", default=1)
+    parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
+    total = f"{weighted_sum.row_sums(t.weights[i]):.4f}"
+    st.markdown(frame.fill(text["One output row"], what=what, i=i, last=len(tok) - 1, total=total))
+    c = st.columns([1.1, 1])
+    with c[0]:
+        title = f"{what} {i} of Z: the value rows' shares, stacked"
+        panels.chart(bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title), "ws_stack")
+    with c[1]:
+        panels.per_token(
+            parts,
+            tok,
+            v_cols,
+            s,
+            name=f"a_{i},j × v_j",
+            row_title="key j",
+            by_hand=f"shares of column {i} of Z",
+            key="ws_parts",
+        )
+    st.markdown(text["Adding the shares"])
+    step_tables.parts_table(parts, t.weights[i], t.output[i], tok, v_cols, key="ws_sum")
+
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

@@ -63,27 +63,38 @@ def right_and_wrong(t, scaled, mask, tok, s, text) -> None:
 
 
 text = frame.page(__file__)
-s = controls.sidebar(
-    defaults={"mask": "causal"}, here=("mask",)
-)  # the page opens on a mask that shows
-with frame.stop_on_error():
-    base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
-    tok = base.tokens
-    notices.warn_tokens(tok)
-    where.show(__file__, base, s)
-    st.subheader("1. The mask M")
-    mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
+DEFAULTS = {"mask": "causal"}  # the page opens on a mask that shows
+controls.sidebar(defaults=DEFAULTS, sentence=False, here=("mask",))
 
-c = st.columns(2)
-with c[0]:
-    m = masking.additive_mask(mask)
-    name = "M (0 = may attend, −∞ = masked)"
-    panels.square(m, tok, s, name=name, by_hand="Mᵀ", key="mask_m", kind="mask")
-t = None  # stays None when a row has nothing allowed
-with c[1], frame.stop_on_error(section=True):  # say which row, never NaN; the rest still draws
-    t = masked_trace(base.trace, mask, s.temperature)
-    panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
-if t is not None:
-    right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
-checks.show(__file__, base, s, trace=t, unmasked=base.trace, reason=None if t else "fully masked")
+
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(note=True, defaults=DEFAULTS)
+    with frame.stop_on_error():
+        base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
+        tok = base.tokens
+        notices.warn_tokens(tok)
+        where.show(__file__, base, s)
+        st.subheader("1. The mask M")
+        mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
+
+    c = st.columns(2)
+    with c[0]:
+        m = masking.additive_mask(mask)
+        name = "M (0 = may attend, −∞ = masked)"
+        panels.square(m, tok, s, name=name, by_hand="Mᵀ", key="mask_m", kind="mask")
+    t = None  # stays None when a row has nothing allowed
+    with c[1], frame.stop_on_error(section=True):  # say which row, never NaN; the rest still draws
+        t = masked_trace(base.trace, mask, s.temperature)
+        panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
+    if t is not None:
+        right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
+
+    reason = None if t else "fully masked"
+    checks.show(__file__, base, s, trace=t, unmasked=base.trace, reason=reason)
+
+
+lesson()
 frame.footer(__file__)

@@ -8,9 +8,10 @@ from attn_ui.figures import panels
 from attn_ui.path import checks, where
 
 text = frame.page(__file__)
-# toy heads: the page builds several from the seeded random weights
-s = controls.sidebar(heads=True, defaults={"weights": "random"}, note=False, here=("n_heads",))
+DEFAULTS = {"weights": "random"}  # toy heads
+s = controls.sidebar(heads=True, defaults=DEFAULTS, sentence=False, here=("n_heads",))
 if s.weights == "pretrained":
+    controls.sentence_box(defaults=DEFAULTS)
     st.warning(
         "This page builds its heads from the toy weights. Choose **Random** or "
         "**Similarity** weights above the figures."
@@ -22,56 +23,66 @@ if s.weights == "pretrained":
         kwargs={"weights": "random"},
     )
     st.stop()
-with frame.stop_on_error():
-    run = compute.lesson_run(s, multi=True)
 
-mh, tok = run.multi, run.tokens
-n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
-notices.warn_tokens(tok)
-where.show(__file__, run, s)
-if s.temperature != 1.0:
-    st.info(text["One temperature for every head"])
 
-st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
-if s.weights == "random":
-    st.caption(text["Random heads"])
-st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
-view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
-if view == "Each head":
-    panels.heads_grid([h.weights for h in mh.heads], tok, s)
-else:
-    mean = weighted_sum.mean_over_heads(mh.weights)
-    panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
-    st.caption(text["The mean over heads"])
+@st.fragment
+def lesson() -> None:
+    """The sentence box and the figures it changes, one fragment: typing a sentence reruns
+    only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
+    s = controls.sentence_box(defaults=DEFAULTS)  # the caption below says whose heads
+    with frame.stop_on_error():
+        run = compute.lesson_run(s, multi=True)
 
-st.subheader("2. Concatenate the heads, then mix with W_O")
-sizes = {"t": t, "n_heads": n_heads, "n": t * n_heads, "d_v": d_v, "width": n_heads * d_v}
-st.markdown(frame.fill(text["Concatenation"], **sizes, d_model=d_model))
-head_cols, f_cols = step_tables.head_features(n_heads, d_v), tables.features(d_model)
-panels.per_token(
-    mh.concat,
-    tok,
-    head_cols,
-    s,
-    name=f"concat(Z_0 … Z_{n_heads - 1})",
-    col_title="head · feature",
-    key="mh_concat",
-)
-c = st.columns(2)
-with c[0]:
+    mh, tok = run.multi, run.tokens
+    n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
+    notices.warn_tokens(tok)
+    where.show(__file__, run, s)
+    if s.temperature != 1.0:
+        st.info(text["One temperature for every head"])
+
+    st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
+    if s.weights == "random":
+        st.caption(text["Random heads"])
+    st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
+    view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
+    if view == "Each head":
+        panels.heads_grid([h.weights for h in mh.heads], tok, s)
+    else:
+        mean = weighted_sum.mean_over_heads(mh.weights)
+        panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
+        st.caption(text["The mean over heads"])
+
+    st.subheader("2. Concatenate the heads, then mix with W_O")
+    sizes = {"t": t, "n_heads": n_heads, "n": t * n_heads, "d_v": d_v, "width": n_heads * d_v}
+    st.markdown(frame.fill(text["Concatenation"], **sizes, d_model=d_model))
+    head_cols, f_cols = step_tables.head_features(n_heads, d_v), tables.features(d_model)
     panels.per_token(
-        mh.w_o, head_cols, f_cols, s, name="W_O", row_title="head · feature", key="mh_wo"
-    )
-with c[1]:
-    panels.per_token(
-        mh.output,
+        mh.concat,
         tok,
-        f_cols,
+        head_cols,
         s,
-        name="output = concat W_O",
-        by_hand="output = W_O concat",
-        key="mh_out",
+        name=f"concat(Z_0 … Z_{n_heads - 1})",
+        col_title="head · feature",
+        key="mh_concat",
     )
+    c = st.columns(2)
+    with c[0]:
+        panels.per_token(
+            mh.w_o, head_cols, f_cols, s, name="W_O", row_title="head · feature", key="mh_wo"
+        )
+    with c[1]:
+        panels.per_token(
+            mh.output,
+            tok,
+            f_cols,
+            s,
+            name="output = concat W_O",
+            by_hand="output = W_O concat",
+            key="mh_out",
+        )
 
-checks.show(__file__, run, s)
+    checks.show(__file__, run, s)
+
+
+lesson()
 frame.footer(__file__)

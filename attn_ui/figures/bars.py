@@ -18,6 +18,7 @@ BAR = "#2b6cb0"
 MASKED = "#a0aec0"
 KEY_COLOURS = qualitative.Dark24  # one colour per key of a stacked bar, 24 before any repeats
 MAX_FEATURE_TICKS = 16  # labelled features on a stacked chart's axis (turned labels overlap)
+LEGEND_KEYS = 10  # a stacked chart's legend entries, at most (bench/bench_pages.py)
 
 
 def _axis(names: Sequence[str], title: str) -> dict:
@@ -31,10 +32,14 @@ def _axis(names: Sequence[str], title: str) -> dict:
     }
 
 
-def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+def _layout(fig: go.Figure, title: str, height: int, *, legend: bool = False) -> go.Figure:
+    """Title and size; margins with room for the value labels at the left, the turned token
+    labels below and a legend at the right, as the browser measured them (32 tokens):
+    automargin still widens a margin a longer label needs, but a margin that already fits
+    spares Plotly drawing the figure a second time (bench/profile_browser.py)."""
     fig.update_layout(
         title={"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        margin={"l": 76, "r": 160 if legend else 10, "t": 40, "b": 96},
         height=height,
         bargap=0.15,
     )
@@ -81,8 +86,15 @@ def stacked_parts(
     title: str,
     height: int = 380,
 ) -> go.Figure:
-    """parts (T_k, d_v): for each feature, the shares a_j v_j stacked, and their sum as a dot."""
+    """parts (T_k, d_v): for each feature, the shares a_j v_j stacked, and their sum as a dot.
+
+    A legend only up to LEGEND_KEYS keys: with 32 keys its entries were most of the
+    browser's time to draw the chart (bench/bench_pages.py); beyond that the hover names
+    each bar's key. Every key keeps a colour of its own up to 24 keys (KEY_COLOURS)."""
     x = list(range(len(features)))
+    legend = len(tokens) <= LEGEND_KEYS
+    if not legend:
+        title += " (◆ = their sum)"
     fig = go.Figure()
     for j, name in enumerate(tick_labels(tokens)):
         fig.add_bar(
@@ -100,10 +112,10 @@ def stacked_parts(
         marker={"symbol": "diamond", "size": 12, "color": "black"},
         hovertemplate="sum: %{y:.3f}<extra></extra>",
     )
-    fig.update_layout(barmode="relative", legend={"title": "value row of key"})
+    fig.update_layout(barmode="relative", legend={"title": "value row of key"}, showlegend=legend)
     axis = _axis(features, "feature of V")
     step = -(-len(features) // MAX_FEATURE_TICKS)  # 32 turned labels overlapped: every 2nd
     axis.update(tickvals=x[::step], ticktext=axis["ticktext"][::step])
     fig.update_xaxes(**axis)
     fig.update_yaxes(title="a_j × v_j")
-    return _layout(fig, title, height)
+    return _layout(fig, title, height, legend=legend)

@@ -15,15 +15,21 @@ import streamlit as st
 from attn_core.labs import scaling
 from attn_ui.controls import LessonSettings
 from attn_ui.figures import canvas_grid, heatmap, plots
-from attn_ui.figures.matrix import matrix
-from attn_ui.tables import numbers, table
+from attn_ui.figures.matrix import matrix, oriented_figure
+from attn_ui.tables import numbers, numbers_of, table
 
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 def chart(fig: go.Figure, key: str) -> None:
     """A Plotly figure (lines, bars, histograms; heatmaps are `matrix`) across its column,
-    with the PNG button."""
+    with the PNG button.
+
+    Its axes let tick labels overflow: automargin already makes room for them, and Plotly's
+    default for a numeric axis ("hide past div") measures every label on every draw, half of
+    a bar chart's drawing time with 32 turned token labels (bench/profile_browser.py)."""
+    fig.update_xaxes(ticklabeloverflow="allow")
+    fig.update_yaxes(ticklabeloverflow="allow")
     st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
 
 
@@ -89,14 +95,25 @@ def in_a_row(
 
 
 def heads_grid(weights: Sequence[np.ndarray], tokens, s: LessonSettings) -> None:
-    """Small multiples: every head's (T, T) weights, 4 to a row (2 for longer sentences)."""
+    """Small multiples: every head's (T, T) weights, 4 to a row (2 for longer sentences), in
+    one browser component with one "Numbers" box for all of them, as on the overview: one
+    component instead of one per head (bench/bench_pages.py)."""
     per_row = min(len(weights), 4 if len(tokens) <= 6 else 2)  # long sentences need width
-    for first in range(0, len(weights), per_row):
-        heads = range(first, min(first + per_row, len(weights)))
-        for h, col in zip(heads, st.columns(per_row), strict=False):  # the last row may be short
-            with col:
-                name = f"head {h}: A_{h}"
-                square(weights[h], tokens, s, name=name, kind="weights", key=f"mh_a{h}")
+    figs, made = [], {}
+    for h, w in enumerate(weights):
+        fig, m, rows, cols, name = oriented_figure(
+            w,
+            tokens,
+            tokens,
+            name=f"head {h}: A_{h}",
+            kind="weights",
+            columns=s.columns,
+            show_numbers=s.show_numbers,
+        )
+        figs.append(fig)
+        made[name] = lambda m=m, rows=rows, cols=cols: table(m, rows, cols)
+    canvas_grid.show([canvas_grid.section(figs, widths=[1] * per_row)], key="mh_heads")
+    numbers_of("Numbers of every head's A (tables, CSV download)", made, key="mh_heads")
 
 
 def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSettings, key: str):

@@ -45,7 +45,9 @@ def _figure(c: ScaleSweep, field: str, title: str, your_d_k: int, *, log_y=False
     fig.update_layout(
         title={"text": title, "x": 0, "font": {"size": 14}},
         height=300,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        # room for the value labels and the legend below, as drawn: automargin finds nothing
+        # to push and Plotly draws each figure once (bench/profile_browser.py)
+        margin={"l": 44, "r": 10, "t": 40, "b": 88},
         legend={"orientation": "h", "y": -0.25},
         xaxis={"type": "log", "title": "d_k", "tickvals": [1, 4, 16, 64, 256, 512]},
         yaxis={"type": "log", "dtick": 1} if log_y else {},

@@ -6,6 +6,7 @@ from attn_core.labs import weighted_sum
 from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from tests.support.apptest import (
+    heatmaps,
     load,
     rerun,
     table,
@@ -23,7 +24,8 @@ def expected(**changes):
 
 
 def head_tables(at):
-    return [e for e in at.expander if e.label.startswith("Numbers of head ")]
+    """The heads' heatmaps (one component draws them all, with one "Numbers" box)."""
+    return [f for f in heatmaps(at) if f["title"].startswith("head ")]
 
 
 def test_every_head_concat_w_o_and_output_equal_the_engine(loaded):

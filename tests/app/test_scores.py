@@ -75,8 +75,8 @@ def test_picked_query_and_key_are_worked_out():
     np.testing.assert_allclose(worked["q2"], t.q[2])
     np.testing.assert_allclose(worked["k5"], t.k[5])
     np.testing.assert_allclose(worked["q2 × k5"].sum(), t.scores[2, 5], atol=1e-12)
-    assert at.code[0].value.startswith("q2 · k5 = ")
-    assert ends(t.scores[2, 5]).search(at.code[0].value)
+    assert at.text[0].value.startswith("q2 · k5 = ")
+    assert ends(t.scores[2, 5]).search(at.text[0].value)
 
 
 def test_a_shorter_sentence_keeps_a_valid_pick():

@@ -4,6 +4,7 @@ import numpy as np
 
 from attn_core.labs import softmax_facts
 from tests.support.apptest import (
+    figures,
     frame,
     heatmaps,
     load,
@@ -95,3 +96,17 @@ def test_repeated_word_keeps_every_row():
     type_sentence(at, "the cat saw the cat")
     assert table(at, "A = softmax by row").shape == (5, 5)
     assert len(steps_table(at)) == 5
+
+
+def test_bar_charts_are_drawn_once_by_the_browser():
+    """The bar charts' axes let labels overflow and their margins already hold 32 turned
+    token labels: Plotly then neither measures every label nor draws the chart a second time
+    to widen its margins (bench/profile_browser.py)."""
+    at = load(PAGE, query=RANDOM)
+    specs = figures(at)
+    assert len(specs) == 2
+    for spec in specs:
+        layout = spec["layout"]
+        assert layout["xaxis"]["ticklabeloverflow"] == "allow"
+        assert layout["yaxis"]["ticklabeloverflow"] == "allow"
+        assert layout["margin"]["b"] >= 90 and layout["margin"]["l"] >= 70

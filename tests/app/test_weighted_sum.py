@@ -94,3 +94,18 @@ def test_stacked_bars_tell_every_key_apart_and_their_labels_have_room(loaded):
     assert len(set(colours)) == len(bars) == len(expected().weights)
     ticks = stack["layout"]["xaxis"]["ticktext"]
     assert len(ticks) <= 16 and ticks[:2] == ["v0", "v2"]
+
+
+def test_stacked_bars_name_their_keys_in_a_legend_only_up_to_ten_keys():
+    """Up to ten keys the legend names each colour (more entries were most of the chart's
+    drawing time); beyond, the hover does, and the title says what the diamonds are."""
+    short = load(PAGE, query={"sentence": "the cat sat on the mat"})
+    stack = next(f for f in figures(short) if f["data"][0]["type"] == "bar")
+    assert stack["layout"]["showlegend"] is True
+    words = "apple bird cloud dream earth field glass house island jungle kettle lemon".split()
+    long = load(PAGE, query={"sentence": " ".join(words), "weights": "random"})
+    stack = next(f for f in figures(long) if f["data"][0]["type"] == "bar")
+    assert stack["layout"]["showlegend"] is False
+    assert "◆ = their sum" in stack["layout"]["title"]["text"]
+    named = [d["hovertemplate"].split(":")[0] for d in stack["data"][:-1]]  # the last: the sum
+    assert named == [f"{j} {w}" for j, w in enumerate(words)]  # each bar's hover names its key
