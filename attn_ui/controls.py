@@ -274,7 +274,7 @@ def sentence_box(
     sentence_input(help)
     if note:  # the lesson's weights (not a decoder page's model): say whose they are
         weights_note(current(defaults))
-    return _to_url(current(defaults))
+    return _to_url(current(defaults), defaults=defaults)
 
 
 def sidebar(

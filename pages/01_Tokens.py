@@ -66,7 +66,7 @@ def lesson() -> None:
         **common,
     )
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

@@ -94,7 +94,7 @@ def lesson() -> None:
     else:
         st.caption(text["Only random weights change d_v"])
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

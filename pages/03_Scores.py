@@ -77,7 +77,7 @@ def lesson() -> None:
         cell = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
         st.caption(f"This is S[{i}, {j}]: {cell}.")
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

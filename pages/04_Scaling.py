@@ -102,7 +102,7 @@ def lesson() -> None:
         with col:
             panels.chart(figs[n], f"scl_curve_{n}")
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

@@ -65,7 +65,7 @@ def lesson() -> None:
     panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
     st.caption(text["Temperature"])
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

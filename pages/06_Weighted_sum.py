@@ -65,7 +65,7 @@ def lesson() -> None:
     st.markdown(text["Adding the shares"])
     step_tables.parts_table(parts, t.weights[i], t.output[i], tok, v_cols, key="ws_sum")
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

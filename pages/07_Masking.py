@@ -93,7 +93,8 @@ def lesson() -> None:
         right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
 
     reason = None if t else "fully masked"
-    checks.show(__file__, base, s, trace=t, unmasked=base.trace, reason=reason)
+    unmasked = base.trace
+    checks.show(__file__, base, s, trace=t, unmasked=unmasked, reason=reason, whole_page=True)
 
 
 lesson()

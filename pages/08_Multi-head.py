@@ -81,7 +81,7 @@ def lesson() -> None:
             key="mh_out",
         )
 
-    checks.show(__file__, run, s)
+    checks.show(__file__, run, s, whole_page=True)
 
 
 lesson()

@@ -108,7 +108,7 @@ def test_phone_masking_mask_is_above_the_figures_and_changes_them(phone, app_url
     """At 390 px the Mask box is in the page above the figures; choosing None there leaves no
     masked cell in the right-way weights."""
     open_page(phone, app_url, "Masking")
-    mask = phone.get_by_role("combobox", name="Mask")
+    mask = phone.get_by_role("combobox", name="Mask", exact=True)
     above_the_fold_in_main(phone, mask)
     right = wait_heatmap(phone, "softmax(S/√d_k + M)")
     assert np.allclose(np.triu(np.array(right["z"]), 1), 0)  # opens on the causal mask
