@@ -1,5 +1,5 @@
 """Check-yourself questions computed from the learner's own sentence and settings. Pure:
-NumPy and attn_core only, no Streamlit (tests/core/test_questions.py ties it to the core).
+NumPy and attn_core only, no Streamlit (tests/path/test_questions.py ties it to the core).
 
 A question holds its right answer and the answers that known misconceptions give (the
 argmax of the column instead of the row, the unscaled score, a softmax over the wrong axis,
