@@ -107,16 +107,7 @@ def show(
     qs = (
         questions.NoQuestions(reason)
         if reason
-        else questions.build(
-            page,
-            run.tokens,
-            run.trace if trace is None else trace,
-            run.x,
-            columns=s.columns,
-            sentence=s.sentence,
-            multi=run.multi,
-            unmasked=unmasked,
-        )
+        else questions.for_run(page, run, s, trace=trace, unmasked=unmasked)
     )
     if isinstance(qs, questions.NoQuestions):
         st.info(text[qs.reason], icon=":material/info:")

@@ -180,6 +180,22 @@ def _query(tokens, i: int) -> str:
 # --- the pages ---------------------------------------------------------------------------
 
 
+def for_run(page: str, run, s, *, trace: Trace | None = None, unmasked: Trace | None = None):
+    """`build` for a step page's run (its tokens, x, trace and multi-head trace) and the
+    learner's settings `s` (the layout and the sentence): the one call the form and the tests
+    make. trace : the head the page shows, when not run.trace (the masking page's)."""
+    return build(
+        page,
+        run.tokens,
+        run.trace if trace is None else trace,
+        run.x,
+        columns=s.columns,
+        sentence=s.sentence,
+        multi=run.multi,
+        unmasked=unmasked,
+    )
+
+
 def build(
     page: str,
     tokens,

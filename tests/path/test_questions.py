@@ -15,7 +15,7 @@ from attn_ui.compute import lesson_run
 from attn_ui.compute.lessons import lesson_mask
 from attn_ui.controls import LessonSettings
 from attn_ui.frame import lesson
-from attn_ui.path.questions import STEP_PAGES, NoQuestions, Verdict, build, judge, tolerance
+from attn_ui.path.questions import STEP_PAGES, NoQuestions, Verdict, for_run, judge, tolerance
 
 ROOT = Path(__file__).resolve().parents[2]
 SENTENCES = (
@@ -49,17 +49,7 @@ def asked(page: str, s: LessonSettings):
     trace, unmasked = run.trace, None
     if page == "masking":
         trace, unmasked = core(s), lesson_run(replace(s, mask="none")).trace
-    qs = build(
-        page,
-        run.tokens,
-        trace,
-        run.x,
-        columns=s.columns,
-        sentence=s.sentence,
-        multi=run.multi,
-        unmasked=unmasked,
-    )
-    return run, qs
+    return run, for_run(page, run, s, trace=trace, unmasked=unmasked)
 
 
 def by_key(qs) -> dict:

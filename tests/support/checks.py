@@ -8,7 +8,7 @@ from dataclasses import replace
 from attn_ui.compute import lesson_run
 from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.controls import LessonSettings
-from attn_ui.path.questions import build
+from attn_ui.path.questions import for_run
 from attn_ui.registry import in_group
 
 STEPS = {p.name: p for p in in_group("The steps")}
@@ -27,16 +27,7 @@ def questions(name: str, **changes):
     elif name in ("tokens", "projection", "scores", "scaling"):
         run = lesson_run(replace(s, mask="none"))
         trace = run.trace
-    return build(
-        name,
-        run.tokens,
-        trace,
-        run.x,
-        columns=s.columns,
-        sentence=s.sentence,
-        multi=run.multi,
-        unmasked=unmasked,
-    )
+    return for_run(name, run, s, trace=trace, unmasked=unmasked)
 
 
 def widget_key(name: str, q) -> str:
