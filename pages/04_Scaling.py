@@ -6,7 +6,7 @@ import streamlit as st
 
 from attn_core.by_hand.exercises import DIFFICULTIES, SPECS
 from attn_core.labs import scaling
-from attn_ui import compute, controls, frame, notices, step_tables
+from attn_ui import compute, controls, frame, notices, step_tables, tables
 from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures import panels, scaling_charts
 from attn_ui.figures.matrix import matrix
@@ -97,10 +97,10 @@ def lesson() -> None:
     st.subheader("3. As d_k grows: random queries and keys with unit-variance entries")
     n_keys = max(len(tok), 2)
     st.caption(frame.fill(text["The curves"], n_keys=n_keys))
-    figs = scaling_charts.figures(scaling_charts.curve(n_keys), t.d_k)
-    for n, col in enumerate([*st.columns(2), *st.columns(2)]):
-        with col:
-            panels.chart(figs[n], f"scl_curve_{n}")
+    sweep = scaling_charts.curve(n_keys)
+    panels.charts(scaling_charts.figures(sweep, t.d_k), "scl_curves")
+    label = "Numbers of these curves (table, CSV download)"
+    tables.numbers(label, lambda: scaling_charts.table(sweep), key="scl_curves")
 
     checks.show(__file__, run, s, whole_page=True)
 

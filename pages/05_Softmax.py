@@ -46,15 +46,11 @@ def lesson() -> None:
     st.subheader("2. One query up close")
     i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)
     row = softmax_facts.softmax_steps(t, i)
-    c = st.columns(2)
-    with c[0]:
-        fig = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
-        panels.chart(fig, "sm_scores_bars")
-    with c[1]:
-        fig = bars.row_bars(
-            row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
-        )
-        panels.chart(fig, "sm_weights_bars")
+    scores = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
+    weights = bars.row_bars(
+        row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
+    )
+    panels.charts([scores, weights], "sm_bars")
     st.markdown(frame.fill(text["The max trick"], total=f"{row.total:.4f}"))
     step_tables.softmax_table(row, tok, key="sm_steps")
 

@@ -50,7 +50,8 @@ def lesson() -> None:
     c = st.columns([1.1, 1])
     with c[0]:
         title = f"{what} {i} of Z: the value rows' shares, stacked"
-        panels.chart(bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title), "ws_stack")
+        stack = bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title)
+        panels.charts([stack], "ws_stack", per_row=1)
     with c[1]:
         panels.per_token(
             parts,

@@ -45,9 +45,13 @@ with frame.stop_on_error("Your sentence", section=True):  # section 2 works
     c = st.columns([3, 2])
     with c[0]:
         fig = bars.row_bars(
-            t.norms, tokens, title="Length |x_i| of each token vector", y_title="|x|"
+            t.norms,
+            tokens,
+            title="Length |x_i| of each token vector",
+            y_title="|x|",
+            x_title="token",
         )
-        panels.chart(fig.update_xaxes(title="token"), "similarity_norms")
+        panels.charts([fig], "similarity_norms", per_row=1)
     with c[1]:
         i = widgets.pick_token(tokens, label="First token", key="similarity_i", default=0)
         j = widgets.pick_token(tokens, label="Second token", key="similarity_j", default=1)

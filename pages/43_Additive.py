@@ -85,8 +85,9 @@ with c[0]:
         title="Additive weights α_t (a row of section 1)",
         y_title="α",
         y_range=(0, 1.1),
+        x_title="source token",
     )
-    panels.chart(fig.update_xaxes(title="source token"), "additive_weights")
+    panels.charts([fig], "additive_weights", per_row=1)
 with c[1]:
     matrix(
         add.hidden[t],

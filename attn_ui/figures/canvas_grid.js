@@ -361,9 +361,40 @@ function pngLink(canvasOf, name) {
 const HIDDEN = { position: "absolute", width: "1px", height: "1px", overflow: "hidden",
                  clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }; // read out, not shown
 
-function figureBox(root) {
+// How a heatmap answers the pointer and the keys: a cell is [row, column].
+const HEATMAP = {
+  role: "heatmap",
+  start: () => [0, 0],
+  at(box, x, y) {
+    const L = box.layout;
+    const j = Math.floor((x - L.left) / L.cellW), i = Math.floor((y - L.top) / L.cellH);
+    return i < 0 || j < 0 || i >= L.n || j >= L.m ? null : [i, j];
+  },
+  clamp(box, [i, j]) {
+    const L = box.layout;
+    return [Math.min(L.n - 1, Math.max(0, i)), Math.min(L.m - 1, Math.max(0, j))];
+  },
+  ring(box, [i, j]) {
+    const L = box.layout;
+    return { x: L.left + j * L.cellW, y: L.top + i * L.cellH,
+             w: Math.max(2, L.cellW), h: Math.max(2, L.cellH) };
+  },
+  text: (box, [i, j]) => hoverText(box.figure, i, j),
+  key(box, [i, j], key, ctrl) {
+    const L = box.layout;
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (step[key]) return [i + step[key][0], j + step[key][1]];
+    if (key === "Home") return [ctrl ? 0 : i, 0];
+    if (key === "End") return [ctrl ? L.n - 1 : i, L.m - 1];
+    return null;
+  },
+};
+
+function figureBox(root, ops = HEATMAP, className = "cg-figure") {
+  // A figure's box: its canvas, the hover box, the focused cell's outline and a live region.
+  // `ops` says what a cell is for this kind of figure (HEATMAP; CHART in canvas_chart.js).
   const box = document.createElement("div");
-  box.className = "cg-figure";
+  box.className = className;
   box.style.position = "relative";
   box.style.minWidth = "0";
   box.style.overflowX = "auto"; // a figure wider than its box (384 features) scrolls
@@ -371,7 +402,7 @@ function figureBox(root) {
   // A widget of its own: the arrow keys move a focused cell (a screen reader hands them
   // over to an "application"; an "img" would keep them for its own reading).
   canvas.setAttribute("role", "application");
-  canvas.setAttribute("aria-roledescription", "heatmap");
+  canvas.setAttribute("aria-roledescription", ops.role);
   canvas.tabIndex = 0;
   canvas.style.display = "block";
   const tip = document.createElement("div");
@@ -389,43 +420,36 @@ function figureBox(root) {
   said.className = "cg-said";
   said.setAttribute("aria-live", "polite");
   Object.assign(said.style, HIDDEN);
-  const show = (i, j, x, y, flip) => {
-    tip.textContent = hoverText(box.figure, i, j);
+  const show = (cell, x, y, flip) => {
+    tip.textContent = ops.text(box, cell);
     tip.style.display = "block";
     tip.style.left = flip ? "" : `${x + 12}px`;
     tip.style.right = flip ? `${canvas.clientWidth - x + 12}px` : "";
     tip.style.top = `${y + 12}px`;
   };
   const hover = (e) => {
-    const L = box.layout, r = canvas.getBoundingClientRect();
-    const x = e.clientX - r.left, y = e.clientY - r.top;
-    const j = Math.floor((x - L.left) / L.cellW), i = Math.floor((y - L.top) / L.cellH);
-    if (i < 0 || j < 0 || i >= L.n || j >= L.m) { tip.style.display = "none"; return; }
-    show(i, j, x, y, e.clientX > window.innerWidth * 0.55); // keep the box on the screen
-  };
-  const focusCell = (i, j) => {
-    const L = box.layout;
-    i = Math.min(L.n - 1, Math.max(0, i));
-    j = Math.min(L.m - 1, Math.max(0, j));
-    box.cell = [i, j];
-    const x = L.left + j * L.cellW, y = L.top + i * L.cellH;
-    Object.assign(ring.style, { display: "block", left: `${x}px`, top: `${y}px`,
-                                width: `${Math.max(2, L.cellW)}px`,
-                                height: `${Math.max(2, L.cellH)}px` });
     const r = canvas.getBoundingClientRect();
-    show(i, j, x + L.cellW, y + L.cellH, r.left + x > window.innerWidth * 0.55);
-    said.textContent = hoverText(box.figure, i, j).split("\n").join(", ");
+    const x = e.clientX - r.left, y = e.clientY - r.top, cell = ops.at(box, x, y);
+    if (!cell) { tip.style.display = "none"; return; }
+    show(cell, x, y, e.clientX > window.innerWidth * 0.55); // keep the box on the screen
   };
-  const keys = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const focusCell = (cell) => {
+    cell = ops.clamp(box, cell);
+    box.cell = cell;
+    const q = ops.ring(box, cell);
+    Object.assign(ring.style, { display: "block", left: `${q.x}px`, top: `${q.y}px`,
+                                width: `${q.w}px`, height: `${q.h}px` });
+    const r = canvas.getBoundingClientRect();
+    show(cell, q.x + q.w, q.y + Math.min(q.h, 24), r.left + q.x > window.innerWidth * 0.55);
+    said.textContent = ops.text(box, cell).split("\n").join(", ");
+  };
   canvas.addEventListener("keydown", (e) => {
-    const [i, j] = box.cell || [0, 0], L = box.layout;
-    if (keys[e.key]) focusCell(i + keys[e.key][0], j + keys[e.key][1]);
-    else if (e.key === "Home") focusCell(e.ctrlKey ? 0 : i, 0);
-    else if (e.key === "End") focusCell(e.ctrlKey ? L.n - 1 : i, L.m - 1);
-    else return;
+    const next = ops.key(box, box.cell || ops.start(box), e.key, e.ctrlKey);
+    if (!next) return;
+    focusCell(next);
     e.preventDefault(); // the arrows move the cell, not the page
   });
-  canvas.addEventListener("focus", () => focusCell(...(box.cell || [0, 0])));
+  canvas.addEventListener("focus", () => focusCell(box.cell || ops.start(box)));
   canvas.addEventListener("blur", () => { tip.style.display = "none"; ring.style.display = "none"; });
   canvas.addEventListener("pointermove", hover); // a mouse
   canvas.addEventListener("pointerdown", hover); // a tap on a phone
@@ -544,6 +568,7 @@ function section(root, sec, narrow) {
       label(grid, sec.labels.rows[k / sec.widths.length], { textAlign: "right" });
     }
     if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); return; }
+    if (it.chart) { boxes.push(chartBox(grid, it, root.font)); return; } // canvas_chart.js
     const box = figureBox(grid);
     box.figure = { ...it, values: decode(it.z), font: root.font };
     if (it.frame) Object.assign(box.style, { outline: `3px solid ${it.frame}`, outlineOffset: "1px" });
@@ -555,6 +580,7 @@ function section(root, sec, narrow) {
   // each drawing made the browser lay the page out again for every figure.
   const widths = boxes.map((box) => box.clientWidth || 300);
   boxes.forEach((box, k) => {
+    if (box.chart) { drawChartBox(box, widths[k]); return; }
     const f = box.figure, canvas = box.querySelector("canvas");
     canvas.setAttribute("aria-label", f.title);
     canvas.setAttribute("aria-description", `${f.shape[0]} ${f.rowTitle}s by ${f.shape[1]} `

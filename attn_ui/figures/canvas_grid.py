@@ -1,11 +1,13 @@
-"""The browser component that draws every heatmap of the app, on <canvas>.
+"""The browser component that draws every heatmap of the app, and the step pages' bar and
+line charts, on <canvas>.
 
 One custom component (st.components.v2: no iframe, no extra library) draws one figure or a
 page's worth of them, in place: a new sentence redraws the canvases instead of mounting new
 figures (heatmap.py says why, and builds the figures; canvas_grid.js draws them).
 A page sends sections: a titled grid of figures and arrows (the overview), a single figure
-(`figure`, what `matrix.matrix` draws), or a grid of small figures with row and column
-labels and one colour bar (`small_multiples`, the model explorer's 72 heads).
+(`figure`: what `matrix.matrix` draws, or a chart of `chart.py`), or a grid of small
+figures with row and column labels and one colour bar (`small_multiples`, the model
+explorer's 72 heads). A section's items may mix heatmaps and charts.
 """
 
 from __future__ import annotations
@@ -15,7 +17,11 @@ from pathlib import Path
 
 import streamlit as st
 
-_JS = Path(__file__).with_name("canvas_grid.js").read_text(encoding="utf-8")
+# The heatmaps' renderer, then the charts' (canvas_chart.js uses canvas_grid.js's helpers)
+_JS = "\n".join(
+    Path(__file__).with_name(name).read_text(encoding="utf-8")
+    for name in ("canvas_grid.js", "canvas_chart.js")
+)
 _component = st.components.v2.component("attention_lab_canvas_grid", js=_JS, isolate_styles=False)
 
 

@@ -1,7 +1,8 @@
 """Figures as the pages place them: a lesson matrix in the learner's layout, matrices side by
 side, every head in small multiples, a row's weights at several temperatures, a lab's curve
 against d. Each draws through ``matrix`` (heatmap and numbers), ``canvas_grid`` (a heatmap
-alone) or ``chart`` (a Plotly line, bar or histogram figure).
+alone), ``charts`` (canvas bar and line charts, ``chart.py``) or ``chart`` (a Plotly line,
+bar or histogram figure, on the labs).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def chart(fig: go.Figure, key: str) -> None:
     fig.update_xaxes(ticklabeloverflow="allow")
     fig.update_yaxes(ticklabeloverflow="allow")
     st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
+
+
+def charts(figs: list[dict], key: str, *, per_row: int = 2) -> None:
+    """Canvas charts (`chart.py`: bars, lines) side by side, `per_row` to a row (one per line on
+    a phone), in one browser component with the heatmaps' renderer."""
+    canvas_grid.show([canvas_grid.section(figs, widths=[1] * per_row)], key=key)
 
 
 def square(

@@ -7,14 +7,15 @@ from attn_core.labs import similarity
 from attn_core.text import embed
 from attn_ui.controls import DEFAULT_SENTENCE
 from tests.support.apptest import (
+    canvas_chart,
     chart,
+    chart_values,
     frame,
     load,
     rerun,
     series,
     table,
     type_sentence,
-    values,
 )
 from tests.support.bad_input import no_html
 
@@ -45,7 +46,7 @@ def test_dot_and_cosine_heatmaps_are_the_core_and_cosine_is_normalised(loaded):
     assert cos.min() >= -1 and cos.max() <= 1 and cos.min() < 0
     np.testing.assert_allclose(np.diag(cos), 1.0)
     np.testing.assert_allclose(np.diag(dots), t.norms**2)  # a token with itself: |x|²
-    np.testing.assert_allclose(values(chart(at, "Length |x_i|")["data"][0]["y"]), t.norms)
+    np.testing.assert_allclose(chart_values(canvas_chart(at, "Length |x_i|"), "|x|"), t.norms)
 
 
 def test_pair_table_shows_dot_as_lengths_times_cosine():

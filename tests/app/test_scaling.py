@@ -7,14 +7,14 @@ import attn_core
 from attn_core.by_hand.exercises import DIFFICULTIES, SPECS
 from attn_core.labs import scaling
 from attn_ui.by_hand.inputs import EXAMPLE
-from attn_ui.figures.scaling_charts import D_KS
+from attn_ui.figures.scaling_charts import D_KS, N_SCORES
 from tests.support.apptest import (
-    chart,
+    canvas_chart,
+    chart_values,
     frame,
     load,
     rerun,
     table,
-    values,
 )
 from tests.support.apptest import (
     lesson as lesson_at,
@@ -61,27 +61,46 @@ def test_large_d_k_saturates_only_the_unscaled_softmax():
 
 def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
     at = load(PAGE, query=RANDOM)
-    fig = chart(at, "Variance of the scores")
-    unscaled, scaled = (values(d["y"]) for d in fig["data"][:2])
+    fig = canvas_chart(at, "Variance of the scores")
+    assert fig["x"]["values"] == list(D_KS) and fig["x"]["log"] and fig["y"]["log"]
+    unscaled, scaled = chart_values(fig, "q·k"), chart_values(fig, "q·k / √d_k")
     np.testing.assert_allclose(unscaled / np.array(D_KS), 1.0, rtol=0.2)
     np.testing.assert_allclose(scaled, 1.0, rtol=0.2)
-    peak = chart(at, "Largest weight")["data"]
-    assert values(peak[0]["y"])[-1] > 0.9 > values(peak[1]["y"])[-1]
+    np.testing.assert_allclose(chart_values(fig, "d_k"), D_KS)  # the dashed guide
+    peak = canvas_chart(at, "Largest weight")
+    assert chart_values(peak, "q·k")[-1] > 0.9 > chart_values(peak, "q·k / √d_k")[-1]
+
+
+def test_curves_are_the_simulation_and_their_numbers_are_a_table(loaded):
+    """Each curve is the seeded simulation's column, and the table under the curves holds
+    the same numbers, one row per d_k (a screen reader's way to the curves)."""
+    at = load(PAGE, query=RANDOM)
+    sweep = scaling.scale_sweep(D_KS, len(lesson().tokens), n_scores=N_SCORES)
+    for title, field in (("Entropy", "entropy"), ("gradient", "grad_norm")):
+        fig = canvas_chart(at, title)
+        np.testing.assert_allclose(chart_values(fig, "q·k"), sweep.column(field, scaled=False))
+        np.testing.assert_allclose(
+            chart_values(fig, "q·k / √d_k"), sweep.column(field, scaled=True)
+        )
+    numbers = table(at, "these curves")
+    assert numbers.shape == (len(D_KS), 8)
+    np.testing.assert_allclose(numbers[:, 0], sweep.column("variance", scaled=False))
+    np.testing.assert_allclose(numbers[:, 7], sweep.column("grad_norm", scaled=True))
 
 
 def test_your_d_k_is_marked_and_moves():
     at = load(PAGE, query=RANDOM)
-    assert chart(at, "Variance")["layout"]["shapes"][0]["x0"] == 4
+    assert canvas_chart(at, "Variance")["mark"]["x"] == 4
     at.select_slider(key="lesson_w_d_k").set_value(16)
     rerun(at)
-    assert chart(at, "Variance")["layout"]["shapes"][0]["x0"] == 16
-    assert "your d_k = 16" in chart(at, "Entropy")["layout"]["annotations"][0]["text"]
+    assert canvas_chart(at, "Variance")["mark"]["x"] == 16
+    assert canvas_chart(at, "Entropy")["mark"]["text"] == "your d_k = 16"
 
 
 def test_entropy_curve_uses_the_sentence_length(loaded):
     at = load(PAGE, query=RANDOM)
     t = len(lesson().tokens)
-    assert f"ln {t}" in chart(at, "Entropy")["layout"]["title"]["text"]
+    assert f"ln {t}" in canvas_chart(at, "Entropy")["title"]
 
 
 def test_temperature_reaches_both_softmaxes():

@@ -4,7 +4,9 @@ import numpy as np
 
 from attn_core.labs import softmax_facts
 from tests.support.apptest import (
-    figures,
+    canvas_chart,
+    canvas_charts,
+    chart_values,
     frame,
     heatmaps,
     load,
@@ -98,15 +100,18 @@ def test_repeated_word_keeps_every_row():
     assert len(steps_table(at)) == 5
 
 
-def test_bar_charts_are_drawn_once_by_the_browser():
-    """The bar charts' axes let labels overflow and their margins already hold 32 turned
-    token labels: Plotly then neither measures every label nor draws the chart a second time
-    to widen its margins (bench/profile_browser.py)."""
-    at = load(PAGE, query=RANDOM)
-    specs = figures(at)
-    assert len(specs) == 2
-    for spec in specs:
-        layout = spec["layout"]
-        assert layout["xaxis"]["ticklabeloverflow"] == "allow"
-        assert layout["yaxis"]["ticklabeloverflow"] == "allow"
-        assert layout["margin"]["b"] >= 90 and layout["margin"]["l"] >= 70
+def test_bars_are_the_picked_rows_scores_and_weights():
+    """The two bar charts are the picked query's scaled, masked scores over τ and its
+    weights, one bar per key; a masked key is sent as masked (drawn as −∞), not as 0."""
+    at = load(PAGE, query=RANDOM | {"mask": "causal", "temperature": "2.0"})
+    at.selectbox(key="sm_query").select(2)
+    rerun(at)
+    t = expected(mask="causal", temperature=2.0)
+    assert len(canvas_charts(at)) == 2
+    scores = canvas_chart(at, "Scores of row 2")
+    np.testing.assert_allclose(chart_values(scores, "s / τ"), t.masked[2] / 2.0)
+    assert chart_values(scores, "s / τ")[3] == -np.inf  # causal: query 2 cannot see key 3
+    weights = canvas_chart(at, "Weights of row 2")
+    np.testing.assert_allclose(chart_values(weights, "weight"), t.weights[2], atol=1e-12)
+    assert weights["x"]["labels"] == list(lesson(mask="causal").tokens)
+    assert weights["y"]["range"] == [0, 1.1]

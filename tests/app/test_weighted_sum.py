@@ -3,14 +3,15 @@
 import numpy as np
 import pytest
 
+from attn_ui.tables import features
 from tests.support.apptest import (
-    figures,
+    canvas_chart,
+    chart_values,
     frame,
     lesson,
     load,
     rerun,
     table,
-    values,
 )
 
 PAGE = "pages/06_Weighted_sum.py"
@@ -50,8 +51,10 @@ def test_shares_of_the_picked_row_add_up_to_its_output(i):
     np.testing.assert_allclose(df.loc[SUM_ROW], t.output[i].round(4), atol=1e-4)
     np.testing.assert_allclose(df.loc[ENGINE_ROW], t.output[i].round(4))
     assert len(df) == len(t.weights) + 2
-    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
-    np.testing.assert_allclose(values(stack["data"][-1]["y"]), t.output[i])  # the diamonds: z_i
+    stack = canvas_chart(at, f"Row {i} of Z")
+    np.testing.assert_allclose(chart_values(stack, "sum = output row"), t.output[i])  # diamonds
+    for j, token in enumerate(lesson().tokens):  # each key's shares: a_ij v_j
+        np.testing.assert_allclose(chart_values(stack, f"{j} {token}"), t.weights[i, j] * t.v[j])
 
 
 def test_causal_first_token_output_is_its_own_value_row():
@@ -76,36 +79,35 @@ def test_temperature_changes_the_mix():
     assert not np.allclose(after, before)
 
 
-def test_stacked_bars_have_one_trace_per_token(loaded):
+def test_stacked_bars_have_one_series_per_token(loaded):
     at = loaded(PAGE)
-    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
+    stack = canvas_chart(at, "of Z: the value rows' shares")
     n = len(expected().weights)
-    assert len(stack["data"]) == n + 1  # one per value row, plus the sum
+    assert len(stack["series"]) == n + 1  # one per value row, plus the sum
+    assert stack["stacked"] and stack["series"][-1]["style"] == "diamond"
     assert frame(at, "v0").shape[0] == n + 2
 
 
-def test_stacked_bars_tell_every_key_apart_and_their_labels_have_room(loaded):
+def test_stacked_bars_tell_every_key_apart(loaded):
     """The real head's 14 keys get 14 different colours (Plotly's 10 repeated: key 12 and
-    key 2 were both red), and at most 16 of its 32 features are labelled on the axis."""
+    key 2 were both red); every feature is a position on the axis (the browser labels as
+    many as have room: tests/e2e/test_accessibility.py checks that they never overlap)."""
     at = loaded(PAGE)
-    stack = next(f for f in figures(at) if f["data"][0]["type"] == "bar")
-    bars = [d for d in stack["data"] if d["type"] == "bar"]
-    colours = [d["marker"]["color"] for d in bars]
-    assert len(set(colours)) == len(bars) == len(expected().weights)
-    ticks = stack["layout"]["xaxis"]["ticktext"]
-    assert len(ticks) <= 16 and ticks[:2] == ["v0", "v2"]
+    stack = canvas_chart(at, "of Z: the value rows' shares")
+    colours = [s["colour"] for s in stack["series"][:-1]]
+    assert len(set(colours)) == len(colours) == len(expected().weights)
+    assert stack["x"]["labels"] == features(expected().d_v, "v")
 
 
 def test_stacked_bars_name_their_keys_in_a_legend_only_up_to_ten_keys():
-    """Up to ten keys the legend names each colour (more entries were most of the chart's
-    drawing time); beyond, the hover does, and the title says what the diamonds are."""
+    """Up to ten keys the legend names each colour; beyond, the hover does (each series is
+    named by its key), and the title says what the diamonds are."""
     short = load(PAGE, query={"sentence": "the cat sat on the mat"})
-    stack = next(f for f in figures(short) if f["data"][0]["type"] == "bar")
-    assert stack["layout"]["showlegend"] is True
+    assert canvas_chart(short, "of Z: the value rows' shares")["legend"] is True
     words = "apple bird cloud dream earth field glass house island jungle kettle lemon".split()
     long = load(PAGE, query={"sentence": " ".join(words), "weights": "random"})
-    stack = next(f for f in figures(long) if f["data"][0]["type"] == "bar")
-    assert stack["layout"]["showlegend"] is False
-    assert "◆ = their sum" in stack["layout"]["title"]["text"]
-    named = [d["hovertemplate"].split(":")[0] for d in stack["data"][:-1]]  # the last: the sum
+    stack = canvas_chart(long, "of Z: the value rows' shares")
+    assert stack["legend"] is False
+    assert "◆ = their sum" in stack["title"]
+    named = [s["name"] for s in stack["series"][:-1]]  # the last: the sum
     assert named == [f"{j} {w}" for j, w in enumerate(words)]  # each bar's hover names its key

@@ -1,12 +1,13 @@
 """Accessibility and phones, on every page: axe-core finds no serious or critical violation at
 1400 and 390 px, nor heading-order or empty-table-header; at 390 px no figure draws text under
 9 px, labels do not overlap and no formula is cut off; numbers on cells read at WCAG AA; a
-heatmap's cells are reachable and read out with the keyboard; the home page lists the steps in
-lesson order on a phone."""
+heatmap's cells and a chart's values are reachable and read out with the keyboard; the home
+page lists the steps in lesson order on a phone."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -29,10 +30,10 @@ FIRST_RUN = 240_000  # Generate writes its default text on a first visit
 MIN_FONT_PX = 9
 LOGS = ROOT / "artifacts" / "logs"
 
-# What each heatmap canvas says it drew (canvas_grid.js), every Plotly chart's smallest text,
-# and the formulas wider than their box that do not scroll.
+# What each heatmap and chart canvas says it drew (canvas_grid.js, canvas_chart.js), every
+# Plotly chart's smallest text, and the formulas wider than their box that do not scroll.
 DRAWN = """() => ({
-    canvases: [...document.querySelectorAll('.cg-figure canvas')].map(c => ({
+    canvases: [...document.querySelectorAll('.cg-figure canvas, .cg-chart canvas')].map(c => ({
         title: c.getAttribute('aria-label'), minFontPx: Number(c.dataset.minFontPx),
         numberPx: Number(c.dataset.numberPx),
         minContrast: c.dataset.minContrast === '' ? null : Number(c.dataset.minContrast),
@@ -135,6 +136,40 @@ def test_keyboard_reaches_a_heatmap_cell_and_reads_it_out(page, app_url):
     expect(said).to_contain_text("key 4: dog")
     page.keyboard.press("Shift+Tab")
     expect(box.locator(".cg-hover")).to_be_hidden()
+
+
+def test_keyboard_reads_a_bar_chart_bar_by_bar(page, app_url):
+    """Tab lands on a bar chart too: Left and Right move from bar to bar, and each bar's key
+    and weight are written to the live region and shown in the hover box."""
+    t = lesson_run(LessonSettings(sentence="the cat saw the dog", weights="random")).trace
+    open_page(page, app_url, "Softmax?sentence=the%20cat%20saw%20the%20dog&weights=random")
+    canvas = page.locator(".cg-chart canvas[aria-label^='Weights of row 1']")
+    expect(canvas).to_have_attribute("aria-roledescription", "bar chart")
+    canvas.focus()
+    box = canvas.locator("xpath=..")
+    said = box.locator(".cg-said")
+    expect(said).to_have_attribute("aria-live", "polite")
+    expect(said).to_contain_text(f"key 0: the, weight: {t.weights[1, 0]:.4f}")
+    canvas.press("ArrowRight")
+    canvas.press("ArrowRight")
+    expect(said).to_contain_text(f"key 2: saw, weight: {t.weights[1, 2]:.4f}")
+    expect(box.locator(".cg-hover")).to_be_visible()
+    canvas.press("End")
+    expect(said).to_contain_text(f"key 4: dog, weight: {t.weights[1, 4]:.4f}")
+
+
+def test_keyboard_reads_a_line_chart_point_by_point(page, app_url):
+    """On a line chart the live region reads every series at a d_k, then (Down) one series."""
+    open_page(page, app_url, "Scaling?weights=random")
+    canvas = page.locator(".cg-chart canvas[aria-label^='Variance of the scores']")
+    canvas.focus()
+    said = canvas.locator("xpath=..").locator(".cg-said")
+    expect(said).to_contain_text("d_k = 1, q·k: ")
+    expect(said).to_contain_text(", d_k: 1")  # the dashed guide, d_k itself
+    canvas.press("End")
+    expect(said).to_contain_text("d_k = 512, q·k: ")
+    canvas.press("ArrowDown")
+    expect(said).to_have_text(re.compile(r"^d_k = 512, q·k: [\d.]+$"))
 
 
 def test_phone_home_lists_the_steps_in_lesson_order(browser, app_url):

@@ -7,12 +7,12 @@ from attn_ui.compute import lesson_run
 from attn_ui.controls import LessonSettings
 from attn_ui.step_tables import dot_sum
 from tests.support.browser import (
-    chart,
+    canvas_chart,
     heatmap,
     hover_cell,
     open_page,
     shot,
-    wait_chart,
+    wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
@@ -63,10 +63,17 @@ def test_scores_hover_writes_out_the_dot_product(page, app_url):
 def test_scaling_marks_your_d_k_on_the_curves(page, app_url):
     """Raising d_k in the sidebar moves the 'your d_k' line on the simulation curves."""
     open_page(page, app_url, "Scaling?weights=random")  # the seeded random head
-    assert chart(page, "Variance", "g.layout.shapes[0].x0") == 4
+    assert canvas_chart(page, "Variance")["mark"]["x"] == 4
+    drawn = page.locator(".cg-chart canvas[aria-label^='Variance']").evaluate(
+        "c => Number(c.closest('.cg-root').dataset.drawn)"
+    )
     slider = page.get_by_role("slider", name="d_k (query/key size)")
     slider.focus()
     slider.press("ArrowRight")
     wait_idle(page)
-    wait_chart(page, "Variance", "g.layout.shapes[0].x0 === 8")
-    expect(page.get_by_text("your d_k = 8").first).to_be_visible()
+    chart = wait_canvas_chart(page, "Variance", "c.mark.x === 8")
+    assert chart["mark"]["text"] == "your d_k = 8"
+    redrawn = page.locator(".cg-chart canvas[aria-label^='Variance']").evaluate(
+        "c => Number(c.closest('.cg-root').dataset.drawn)"
+    )
+    assert redrawn > drawn  # drawn again in place, with the new mark

@@ -1,5 +1,5 @@
 """Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures
-(heatmaps on canvases, bars in Plotly)."""
+(heatmaps and bar charts, on canvases)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -10,47 +10,24 @@ from tests.support.browser import (
     open_page,
     press_slider,
     shot,
+    wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
 
 pytestmark = pytest.mark.e2e
 
-# The data of the Plotly chart (bars) whose title starts with `t`, as Plotly decoded it (_fullData:
-# the figure's typed arrays arrive base64-encoded in .data), typed arrays made plain lists.
-# Streamlit wraps titles in <b>..</b>, so tags are stripped before comparing.
-FIGURE = """(t) => {
-    const title = g => ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
-    const gd = [...document.querySelectorAll('.js-plotly-plot')].find(g => title(g).startsWith(t));
-    if (!gd) return null;
-    const plain = a => (a == null ? null : Array.from(a, r => (r && r.length !== undefined
-        && typeof r !== 'string') ? Array.from(r) : r));
-    return gd._fullData.map(d => ({y: plain(d.y), z: plain(d.z), name: d.name}));
-}"""
-
-
-def figure(pg, title_start: str):
-    return pg.evaluate(FIGURE, title_start)
-
-
-def wait_figure(pg, title_start: str, condition: str = "true", arg=None):
-    """Wait until the figure exists and `condition` (JS, over `data` and `arg`) holds."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const data = ({FIGURE})(t); return data !== null && ({condition}); }}",
-        arg=[title_start, arg],
-        timeout=90_000,  # generous: a loaded CI machine redraws a dozen figures slowly
-    )
-    return figure(pg, title_start)
-
 
 def test_softmax_lower_temperature_sharpens_the_row(page, app_url):
     """Lowering the temperature makes the chosen row's largest weight larger."""
     open_page(page, app_url, "Softmax")
-    before = wait_figure(page, "Weights of row 1")[0]["y"]
+    before = wait_canvas_chart(page, "Weights of row 1")["series"][0]["values"]
     press_slider(page, "temperature", "ArrowLeft")  # 1.0 -> 0.9
     wait_heatmap(page, "A = softmax by row, τ = 0.9")
-    after = wait_figure(page, "Weights of row 1", "Math.max(...data[0].y) > arg", max(before))
-    assert max(after[0]["y"]) > max(before) and sum(after[0]["y"]) == pytest.approx(1.0)
+    after = wait_canvas_chart(
+        page, "Weights of row 1", "Math.max(...c.series[0].values) > arg", max(before)
+    )["series"][0]["values"]
+    assert max(after) > max(before) and sum(after) == pytest.approx(1.0)
     shot(page, "steps_b_softmax_temperature")
 
 
@@ -62,10 +39,10 @@ def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
     box.fill("3 on")  # the selectbox filters its options as you type
     page.keyboard.press("Enter")
     wait_idle(page)
-    stack = wait_figure(page, "Row 3 of Z")
+    stack = wait_canvas_chart(page, "Row 3 of Z")["series"]
     z = heatmap(page, "Z = A V")["z"]
     assert stack[-1]["name"] == "sum = output row"
-    assert stack[-1]["y"] == pytest.approx(z[3], abs=1e-9)
+    assert stack[-1]["values"] == pytest.approx(z[3], abs=1e-9)
     assert len(stack) == len(z) + 1  # one stack segment per value row, plus the sum
     shot(page, "steps_b_weighted_sum_row")
 

@@ -119,7 +119,8 @@ def numeric_tables(at: AppTest, *, skip=()) -> list[np.ndarray]:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures on the page (lines, bars), as dicts (AppTest cannot draw them)."""
+    """The Plotly figures on the page (the labs' lines, bars), as dicts (AppTest cannot draw
+    them); the step pages' charts are `canvas_charts`."""
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
@@ -143,6 +144,34 @@ def series(fig: dict, name: str, axis: str = "y") -> np.ndarray:
         if trace.get("name") == name:
             return values(trace[axis])
     raise AssertionError(f"no trace {name!r}; have {[t.get('name') for t in fig['data']]}")
+
+
+def canvas_charts(at: AppTest) -> list[dict]:
+    """Every canvas chart on the page (bars, lines: attn_ui/figures/chart.py), in page order,
+    as the browser component is sent it."""
+    return [
+        item
+        for component in canvas_grids(at)
+        for section in json.loads(component.proto.json)["sections"]
+        for item in section["items"]
+        if "chart" in item
+    ]
+
+
+def canvas_chart(at: AppTest, title_part: str) -> dict:
+    """The first canvas chart whose title contains `title_part` (see `canvas_charts`)."""
+    found = [c for c in canvas_charts(at) if title_part in c["title"]]
+    assert found, f"no chart titled {title_part!r}; have {[c['title'] for c in canvas_charts(at)]}"
+    return found[0]
+
+
+def chart_values(c: dict, name: str) -> np.ndarray:
+    """The values of the canvas chart's series called `name`; a masked one (sent as null) is
+    -inf again."""
+    for s in c["series"]:
+        if s["name"] == name:
+            return np.array([-np.inf if v is None else v for v in s["values"]], dtype=float)
+    raise AssertionError(f"no series {name!r}; have {[s['name'] for s in c['series']]}")
 
 
 def heatmaps(at: AppTest) -> list[dict]:

@@ -216,6 +216,32 @@ def wait_heatmap(pg: Page, title_start: str, condition: str = "true", arg=None) 
     return heatmap(pg, title_start)
 
 
+# --- charts (the same component: attn_ui/figures/canvas_chart.js) -----------------------
+
+# The canvas chart whose title starts with `t`, as its box keeps it (what chart.py sent: title,
+# x, y, series with their values, null for masked, mark), once drawn: its canvas has its size.
+FIND_CHART = """(t) => {
+    const box = [...document.querySelectorAll('.cg-chart')].find(b => b.chart.title.startsWith(t));
+    const c = box && box.querySelector('canvas');
+    return c && c.dataset.chart && box.layout ? box.chart : null;
+}"""
+
+
+def canvas_chart(pg: Page, title_start: str) -> dict | None:
+    """The first canvas chart whose title starts with `title_start`, or None (see FIND_CHART)."""
+    return pg.evaluate(FIND_CHART, title_start)
+
+
+def wait_canvas_chart(pg: Page, title_start: str, condition: str = "true", arg=None) -> dict:
+    """Wait until the titled chart is drawn and `condition` (JS over `c` and `arg`) holds."""
+    pg.wait_for_function(
+        f"([t, arg]) => {{ const c = ({FIND_CHART})(t); return c !== null && ({condition}); }}",
+        arg=[title_start, arg],
+        timeout=90_000,  # generous, as wait_heatmap
+    )
+    return canvas_chart(pg, title_start)
+
+
 def hover_cell(pg: Page, title_start: str, i: int, j: int, *, tap: bool = False):
     """Point at (or tap) cell (i, j) of the titled heatmap; its hover box."""
     canvas = pg.locator(

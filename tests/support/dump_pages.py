@@ -108,13 +108,18 @@ def plotly_lines(spec: str) -> list[str]:
 
 def canvas_lines(payload: str) -> list[str]:
     """The canvas component's figures (attn_ui/figures/canvas_grid.py): float64 matrices,
-    base64."""
+    base64, and charts' series."""
     out: list[str] = []
     for sec in json.loads(payload).get("sections", []):
         for item in sec.get("items", []):
             if "z" in item:
                 raw = base64.b64decode(item["z"])
                 out += heatmap_lines(np.frombuffer(raw, dtype="<f8").reshape(item["shape"]))
+            elif "chart" in item:  # attn_ui/figures/chart.py; null: a masked value
+                out.append(f"{item['chart']} {item['title']}")
+                for s in item["series"]:
+                    v = [float("-inf") if x is None else x for x in s["values"]]
+                    out.append(f"  {s['name']}: " + row_text(v))
     return out
 
 

@@ -1,0 +1,56 @@
+"""The canvas charts' builder (attn_ui/figures/chart.py): what the browser is sent."""
+
+import json
+
+import numpy as np
+import pytest
+
+from attn_ui.figures import bars, chart
+
+
+def test_a_masked_value_is_sent_as_null_and_the_rest_as_numbers():
+    s = chart.series("s / τ", np.array([1.5, -np.inf, -0.25]))
+    assert s["values"] == [1.5, None, -0.25]
+    json.dumps(s, allow_nan=False)  # no NaN or Infinity reaches the browser
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_value_that_is_not_a_number_is_refused(bad):
+    with pytest.raises(ValueError, match="not a number"):
+        chart.series("weight", [0.5, bad])
+
+
+def test_every_series_needs_one_value_per_position():
+    with pytest.raises(ValueError, match="has 2 values, not 3"):
+        chart.bars(
+            ["a", "b", "c"], [chart.series("w", [1, 2])], title="t", x_title="k", y_title="w"
+        )
+    with pytest.raises(ValueError, match="at least one series"):
+        chart.lines([1, 2], [], title="t", x_title="d", y_title="v")
+
+
+def test_a_log_axis_refuses_values_it_cannot_place():
+    with pytest.raises(ValueError, match="positive"):
+        chart.lines(
+            [0, 1], [chart.series("v", [1, 2])], title="t", x_title="d", y_title="v", log_x=True
+        )
+    with pytest.raises(ValueError, match="positive"):
+        chart.lines(
+            [1, 2], [chart.series("v", [0, 2])], title="t", x_title="d", y_title="v", log_y=True
+        )
+
+
+def test_row_bars_label_a_repeated_word_at_each_position_and_mark_masked_bars():
+    c = bars.row_bars([0.2, -np.inf, 0.8], ["the", "cat", "the"], title="w", y_title="weight")
+    assert c["x"]["labels"] == ["the", "cat", "the"]  # positions, not categories
+    (s,) = c["series"]
+    assert s["values"] == [0.2, None, 0.8] and s["text"] == ["0.20", "−∞", "0.80"]
+
+
+def test_stacked_parts_name_each_key_and_end_with_their_sum():
+    parts = np.array([[0.1, -0.2], [0.3, 0.4]])
+    c = bars.stacked_parts(parts, ["a", "b"], ["v0", "v1"], parts.sum(axis=0), title="Row 0")
+    assert c["stacked"] and c["legend"]
+    assert [s["name"] for s in c["series"]] == ["0 a", "1 b", "sum = output row"]
+    assert c["series"][-1]["style"] == "diamond"
+    assert c["series"][-1]["values"] == pytest.approx([0.4, 0.2])
