@@ -380,6 +380,8 @@ function chartText(c, i, s) {
   const head = c.chart === "bars" ? `${c.x.title} ${i}: ${c.x.labels[i]}`
                                   : `${c.x.title} = ${tickText(c.x.values[i])}`;
   const which = s >= 0 ? [c.series[s]] : c.series;
+  const last = c.series.length - 1;
+  if (c.stacked && s >= 0 && s !== last) which.push(c.series[last]); // a share, and the sum
   return [head, ...which.map((se) => `${se.name}: ${valueText(c, se.values[i])}`)].join("\n");
 }
 
