@@ -3,7 +3,9 @@
 - CSS (the script below adds it to the page): a formula wider than its column (a phone)
   scrolls sideways instead of being cut off; captions in a grey that reads at WCAG AA on
   white (6.2:1; Streamlit's, faded, 3.9:1); the lesson's "The formula" heading is an h2
-  (headings go down one level at a time, axe-core's heading-order) at the size of the h4 it was.
+  (headings go down one level at a time, axe-core's heading-order) at the size of the h4 it was;
+  a menu title longer than the menu's width wraps onto a second line instead of being cut
+  (the menu showed "Cost: time and memory against T" without its end).
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
@@ -22,6 +24,9 @@ CSS = f"""
 .st-key-{KEY} {{ display: none; }}
 [data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
 h2#the-formula {{ font-size: 1.25rem; padding-top: 0.5rem; }}
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {{
+  white-space: normal; overflow: visible; text-overflow: clip; line-height: 1.35;
+}}
 """
 
 _JS = """

@@ -21,7 +21,8 @@
 // - a keyboard reaches every cell: a figure takes the focus (Tab), the arrow keys move a
 //   focused cell, and its hover text is read out through a live region.
 // Each canvas records what it drew for the tests: data-min-font-px (the smallest text),
-// data-number-px (the numbers on cells, 0 when none), data-min-contrast (the lowest
+// data-number-px (the numbers on cells, 0 when none), data-number-room (the cell's width
+// less the widest number's, when numbers are drawn), data-min-contrast (the lowest
 // contrast of a number against its cell), data-label-pitch (the least distance between
 // two labels of an axis, over their font size: 1 or more, they do not overlap).
 
@@ -186,10 +187,17 @@ function drawCells(g, f, L, dpr) {
   g.font = `${FONT_PX}px ${f.font}`;
   g.textAlign = "center";
   const text = (v) => (f.unit ? unit(v, f.decimals) : fixed(v, f.decimals));
-  const widest = g.measureText(f.unit ? text(0) : `-${fixed(0, f.decimals)}`).width;
+  // numbers on every cell or on none: the widest one drawn must fit its cell (a 3-digit
+  // similarity spilled into its neighbours when only "-0.00" was measured)
+  let widest = 0;
+  if (f.numbers) {
+    const drawn = new Set(Array.from(z, (v) => (Number.isFinite(v) ? text(v) : "-∞")));
+    for (const t of drawn) widest = Math.max(widest, g.measureText(t).width);
+  }
   const numbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
   if (numbers) setFont(g, FONT_PX, f.font);
   L.numberPx = numbers ? FONT_PX : 0;
+  L.numberRoom = numbers ? L.cellW - widest : null; // for the tests: at least 0
   L.minContrast = Infinity;
   for (let i = 0; i < L.n; i++) {
     for (let j = 0; j < L.m; j++) {
@@ -593,6 +601,7 @@ function section(root, sec, narrow) {
     const g = canvas.getContext("2d"), L = box.layout;
     canvas.dataset.minFontPx = Number.isFinite(g.minFontPx) ? g.minFontPx : 0; // 0: no text
     canvas.dataset.numberPx = L.numberPx;
+    canvas.dataset.numberRoom = L.numberRoom === null ? "" : L.numberRoom.toFixed(1);
     canvas.dataset.minContrast = Number.isFinite(L.minContrast) ? L.minContrast.toFixed(2) : "";
     canvas.dataset.labelPitch = L.labelPitch === undefined ? "" : L.labelPitch.toFixed(2);
   });

@@ -132,8 +132,9 @@ def _token_choice(key: str, tokens, answer: int, wrong: dict[str, int], **fills)
     return Question(key, "choice", int(answer), labels(tokens), wrong=kept, fills=fills)
 
 
-def _shape(rows, cols, columns: bool) -> str:
-    """A per-token matrix's shape as the layout shows it: by hand, tokens are columns."""
+def shape(rows, cols, columns: bool) -> str:
+    """A per-token matrix's shape as the layout shows it: by hand, tokens are columns (the
+    "Where it sits" box writes its shapes with it too)."""
     return f"{cols} × {rows}" if columns else f"{rows} × {cols}"
 
 
@@ -240,17 +241,17 @@ def build(
 
 def _overview(tokens, t, x, columns, **_) -> tuple[Question, ...]:
     n, lay = len(tokens), _layout(columns)
-    shape = _choice(
+    a_shape = _choice(
         "overview_shape",
         f"{n} × {n}",
         {
-            "shape_of_x": _shape(n, x.shape[1], columns),
-            "shape_of_q": _shape(n, t.d_k, columns),
-            "shape_of_z": _shape(n, t.d_v, columns),
+            "shape_of_x": shape(n, x.shape[1], columns),
+            "shape_of_q": shape(n, t.d_k, columns),
+            "shape_of_z": shape(n, t.d_v, columns),
         },
         tokens=str(n),
     )
-    return shape, _most_attended(tokens, t, lay)
+    return a_shape, _most_attended(tokens, t, lay)
 
 
 def _most_attended(tokens, t, lay, key: str = "most_attended") -> Question:
@@ -288,11 +289,11 @@ def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
     n, d_model = x.shape
     q_shape = _choice(
         "q_shape",
-        _shape(n, t.d_k, columns),
+        shape(n, t.d_k, columns),
         {
-            "rows_vs_columns": _shape(n, t.d_k, not columns),
-            "weights_not_projection": _shape(d_model, t.d_k, columns),
-            "projection_keeps_width": _shape(n, d_model, columns),
+            "rows_vs_columns": shape(n, t.d_k, not columns),
+            "weights_not_projection": shape(d_model, t.d_k, columns),
+            "projection_keeps_width": shape(n, d_model, columns),
         },
     )
     # W_Q is (d_model, d_k), or d_k x d_model by hand: W_Q X
@@ -389,10 +390,10 @@ def _weighted_sum(tokens, t, columns, **_) -> tuple[Question, ...]:
     n, lay = len(tokens), _layout(columns)
     z_shape = _choice(
         "z_shape",
-        _shape(n, t.d_v, columns),
+        shape(n, t.d_v, columns),
         {
             "output_is_weights": f"{n} × {n}",
-            "rows_vs_columns": _shape(n, t.d_v, not columns),
+            "rows_vs_columns": shape(n, t.d_v, not columns),
         },
     )
     w, v = t.weights, t.v
@@ -459,10 +460,10 @@ def _multihead(tokens, multi, columns, **_) -> tuple[Question, ...]:
     d_v = multi.heads[0].d_v
     concat = _choice(
         "concat_shape",
-        _shape(n, h * d_v, columns),
+        shape(n, h * d_v, columns),
         {
-            "heads_stacked_as_rows": _shape(h * n, d_v, columns),
-            "one_head_only": _shape(n, d_v, columns),
+            "heads_stacked_as_rows": shape(h * n, d_v, columns),
+            "one_head_only": shape(n, d_v, columns),
         },
         heads=str(h),
     )

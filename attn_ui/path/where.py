@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attn_ui import frame
+from attn_ui.path import questions
 from attn_ui.registry import info
 
 
@@ -19,7 +20,7 @@ def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str
     t, d_model, d_k, d_v = len(tokens), x.shape[1], trace.d_k, trace.d_v
 
     def shape(cols: int) -> str:  # a per-token matrix: by hand, tokens are columns
-        return f"{cols} × {t}" if columns else f"{t} × {cols}"
+        return questions.shape(t, cols, columns)
 
     return {
         "t": str(t),

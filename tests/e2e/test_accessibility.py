@@ -36,6 +36,7 @@ DRAWN = """() => ({
     canvases: [...document.querySelectorAll('.cg-figure canvas, .cg-chart canvas')].map(c => ({
         title: c.getAttribute('aria-label'), minFontPx: Number(c.dataset.minFontPx),
         numberPx: Number(c.dataset.numberPx),
+        numberRoom: c.dataset.numberRoom ? Number(c.dataset.numberRoom) : null,
         minContrast: c.dataset.minContrast === '' ? null : Number(c.dataset.minContrast),
         labelPitch: c.dataset.labelPitch === '' ? null : Number(c.dataset.labelPitch) })),
     plotlyMinPx: Math.min(...[...document.querySelectorAll('.js-plotly-plot svg text')]
@@ -46,6 +47,8 @@ DRAWN = """() => ({
             && !['auto', 'scroll'].includes(getComputedStyle(k).overflowX))
         .map(k => k.textContent.slice(0, 40)),
     pageWiderThanScreen: document.documentElement.scrollWidth > window.innerWidth + 1,
+    cutMenuTitles: [...document.querySelectorAll('[data-testid=stSidebar] a *')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent),
 })"""
 
 
@@ -86,16 +89,20 @@ def test_axe_finds_no_serious_or_critical_violation(survey, width):
 
 def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
     """At 390 px: every heatmap's smallest text (numbers on cells included) and every chart's
-    is 9 px or more; an axis's labels are at least their font size apart; nothing cut off."""
+    is 9 px or more; numbers on cells fit their cells (the widest of them); an axis's labels
+    are at least their font size apart; nothing cut off."""
     for p in PATHS:
         s = survey[390, p]
         for c in s["canvases"]:
             assert c["minFontPx"] == 0 or c["minFontPx"] >= MIN_FONT_PX, (p, c)
             assert c["numberPx"] == 0 or c["numberPx"] >= MIN_FONT_PX, (p, c)
+            assert c["numberRoom"] is None or c["numberRoom"] >= 0, (p, c)  # numbers fit
             assert c["labelPitch"] is None or c["labelPitch"] >= 1, (p, c)
         assert s["plotlyMinPx"] >= MIN_FONT_PX, (p, s["plotlyMinPx"])
         assert not s["cutFormulas"], (p, s["cutFormulas"])
         assert not s["pageWiderThanScreen"], p
+    for (width, p), s in survey.items():  # the menu's titles are whole, in the open group
+        assert not s["cutMenuTitles"], (width, p, s["cutMenuTitles"])
     drawn = [c for p in PATHS for c in survey[390, p]["canvases"]]
     assert any(c["numberPx"] for c in drawn)  # some phone figures do carry numbers
 

@@ -226,3 +226,11 @@ def test_the_question_module_imports_no_streamlit():
     code = "import sys, attn_ui.path.questions; sys.exit('streamlit' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
+
+
+def test_the_questions_cover_exactly_the_menus_step_pages():
+    """Every page of the menu's "The steps" group has its questions (the menu's ✓ marks come
+    from checks), and there are none for a page the menu does not list."""
+    from attn_ui.registry import in_group
+
+    assert tuple(p.name for p in in_group("The steps")) == STEP_PAGES
