@@ -342,20 +342,8 @@ function drawChartLegend(g, c, L) {
 function drawChart(canvas, c, width) {
   const g = canvas.getContext("2d");
   const L = chartLayout(g, c, width);
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(L.height * dpr);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${L.height}px`;
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.minFontPx = Infinity;
-  g.fillStyle = "#fff";
-  g.fillRect(0, 0, width, L.height);
-  g.textBaseline = "middle";
-  g.fillStyle = INK;
-  setFont(g, TITLE_PX, c.font);
-  g.textAlign = "left";
-  L.titleLines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
+  blank(canvas, g, width, L.height); // canvas_grid.js
+  drawTitle(g, L.titleLines, c.font);
   drawAxes(g, c, L);
   drawXLabels(g, c, L);
   g.save();

@@ -309,27 +309,37 @@ function drawLegend(g, items, x, y, font) {
   }
 }
 
+function blank(canvas, g, width, height) {
+  // the canvas sized for the screen's pixels, white, ready for text centred on its y
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.minFontPx = Infinity;
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, width, height);
+  g.textBaseline = "middle";
+  return dpr;
+}
+
+function drawTitle(g, lines, font) {
+  g.fillStyle = INK;
+  setFont(g, TITLE_PX, font);
+  g.textAlign = "left";
+  lines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
+}
+
 function draw(canvas, f, width) {
   const g = canvas.getContext("2d");
   const L = layout(g, f, width);
   width = L.width || width; // wider than its box when its columns need the room
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(L.height * dpr);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${L.height}px`;
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.minFontPx = Infinity;
-  g.fillStyle = "#fff";
-  g.fillRect(0, 0, width, L.height);
-  g.textBaseline = "middle";
+  const dpr = blank(canvas, g, width, L.height);
   drawCells(g, f, L, dpr);
   if (f.band) drawBand(g, f, L);
   if (f.small) return L;
-  g.fillStyle = INK;
-  setFont(g, TITLE_PX, f.font);
-  g.textAlign = "left";
-  L.titleLines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
+  drawTitle(g, L.titleLines, f.font);
   drawLabels(g, f, L);
   const barW = Math.min(width - L.left - 12, Math.max(120, Math.min(L.m * L.cellW, 240)));
   if (f.legend) drawLegend(g, f.legend, L.left, L.barY, f.font);

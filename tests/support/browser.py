@@ -206,14 +206,20 @@ def heatmap(pg: Page, title_start: str) -> dict | None:
     return pg.evaluate(FIND_HEATMAP, title_start)
 
 
-def wait_heatmap(pg: Page, title_start: str, condition: str = "true", arg=None) -> dict:
-    """Wait until the titled heatmap is drawn and `condition` (JS over `f` and `arg`) holds."""
+def _wait_found(pg: Page, find: str, name: str, title_start: str, condition: str, arg) -> dict:
+    """Wait until `find` (JS: title -> the figure or null) finds the titled figure and
+    `condition` (JS over the figure, called `name`, and `arg`) holds; the figure."""
     pg.wait_for_function(
-        f"([t, arg]) => {{ const f = ({FIND_HEATMAP})(t); return f !== null && ({condition}); }}",
+        f"([t, arg]) => {{ const {name} = ({find})(t); return {name} !== null && ({condition}); }}",
         arg=[title_start, arg],
         timeout=90_000,  # generous: a loaded CI machine redraws a dozen figures slowly
     )
-    return heatmap(pg, title_start)
+    return pg.evaluate(find, title_start)
+
+
+def wait_heatmap(pg: Page, title_start: str, condition: str = "true", arg=None) -> dict:
+    """Wait until the titled heatmap is drawn and `condition` (JS over `f` and `arg`) holds."""
+    return _wait_found(pg, FIND_HEATMAP, "f", title_start, condition, arg)
 
 
 # --- charts (the same component: attn_ui/figures/canvas_chart.js) -----------------------
@@ -234,12 +240,7 @@ def canvas_chart(pg: Page, title_start: str) -> dict | None:
 
 def wait_canvas_chart(pg: Page, title_start: str, condition: str = "true", arg=None) -> dict:
     """Wait until the titled chart is drawn and `condition` (JS over `c` and `arg`) holds."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const c = ({FIND_CHART})(t); return c !== null && ({condition}); }}",
-        arg=[title_start, arg],
-        timeout=90_000,  # generous, as wait_heatmap
-    )
-    return canvas_chart(pg, title_start)
+    return _wait_found(pg, FIND_CHART, "c", title_start, condition, arg)
 
 
 def hover_cell(pg: Page, title_start: str, i: int, j: int, *, tap: bool = False):
