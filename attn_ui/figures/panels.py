@@ -24,7 +24,7 @@ CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", 
 
 def chart(fig: go.Figure, key: str) -> None:
     """A Plotly figure (lines, bars, histograms; heatmaps are `matrix`) across its column,
-    with the PNG button.
+    with the PNG button, and its numbers as a table (`plots.numbers_table`).
 
     Its axes let tick labels overflow: automargin already makes room for them, and Plotly's
     default for a numeric axis ("hide past div") measures every label on every draw, half of
@@ -32,6 +32,9 @@ def chart(fig: go.Figure, key: str) -> None:
     fig.update_xaxes(ticklabeloverflow="allow")
     fig.update_yaxes(ticklabeloverflow="allow")
     st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
+    # its numbers, for a screen reader or a keyboard (a Plotly chart reads out nothing)
+    label = f"Numbers of {plots.chart_name(fig)} (table, CSV download)"
+    numbers(label, lambda: plots.numbers_table(fig), key=key)
 
 
 def charts(figs: list[dict], key: str, *, per_row: int = 2) -> None:

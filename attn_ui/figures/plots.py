@@ -7,9 +7,12 @@ a subset of HTML); the heatmaps are ``attn_ui.figures.matrix``.
 
 from __future__ import annotations
 
+import base64
+import html
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
@@ -91,12 +94,27 @@ def sweep_figure(d, series, your_d: int, *, title: str, y_title: str, log_y=Fals
     return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
 
 
+HISTOGRAM_BINS = 60
+
+
+def bin_edges(values: Sequence[np.ndarray], n: int = HISTOGRAM_BINS) -> np.ndarray:
+    """`n` equal bins over all the values, each [left, right), the largest value inside the
+    last one: the edges a histogram draws and its table counts with."""
+    lo = min(float(np.min(v)) for v in values)
+    hi = max(float(np.max(v)) for v in values)
+    size = (hi - lo) / n * (1 + 1e-9) or 1.0
+    return lo + size * np.arange(n + 1)
+
+
 def histogram(series, *, title: str, x_title: str) -> go.Figure:
-    """Overlaid histograms: (name, values, colour) tuples."""
+    """Overlaid histograms: (name, values, colour) tuples, in the same HISTOGRAM_BINS bins
+    (`bin_edges`), so that the chart and its table (`numbers_table`) count alike."""
+    edges = bin_edges([np.ravel(v) for _, v, _ in series])
+    bins = {"start": float(edges[0]), "end": float(edges[-1]), "size": float(edges[1] - edges[0])}
     fig = go.Figure()
     for name, values, colour in series:
         fig.add_histogram(
-            x=np.ravel(values), name=name, marker_color=colour, opacity=0.6, nbinsx=60
+            x=np.ravel(values), name=name, marker_color=colour, opacity=0.6, xbins=bins
         )
     fig.update_layout(barmode="overlay")
     return _layout(fig, title, xaxis={"title": x_title}, yaxis={"title": "count"})
@@ -177,3 +195,76 @@ def lines(
     axis_x = {"title": x_title, **({"type": "log", "dtick": 1} if log_x else {})}
     axis_y = {"title": y_title, **({"range": list(y_range)} if y_range else {})}
     return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
+
+
+def _plain(v) -> np.ndarray | None:
+    """A trace's array as NumPy: a list, a tuple, an array or Plotly's typed array."""
+    if v is None:
+        return None
+    if isinstance(v, dict) and "bdata" in v:  # Plotly 6 typed array
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+    return np.asarray(v)
+
+
+def _names(axis) -> dict:
+    """Position -> label on an axis of positions labelled with (escaped) tick text."""
+    if axis is None or axis.tickvals is None or axis.ticktext is None:
+        return {}
+    return {v: html.unescape(str(t)) for v, t in zip(axis.tickvals, axis.ticktext, strict=False)}
+
+
+def _column(name: str, taken) -> str:
+    """`name`, or "name (2)", "name (3)", ... when a trace of that name came before."""
+    n, out = 1, name
+    while out in taken or f"{out} (count)" in taken:
+        n += 1
+        out = f"{name} ({n})"
+    return out
+
+
+def chart_name(fig: go.Figure) -> str:
+    """What a chart is called on its table: its title, else its y axis's, else "this chart"."""
+    layout = fig.layout
+    return html.unescape(layout.title.text or layout.yaxis.title.text or "this chart")
+
+
+def numbers_table(fig: go.Figure) -> pd.DataFrame:
+    """The numbers a Plotly chart draws, as a table for a screen reader and a CSV download.
+
+    Lines and bars: one row per x (per y, for horizontal bars; an axis of positions shows
+    its labels), one column per trace (a repeated name gets " (2)"), each error bar a column
+    of its own. Histograms: one row per bin, its count for each trace (the bins the chart
+    draws, `bin_edges`). When the traces do not share their x (a mark at one point) or one
+    repeats an x: one row per point instead, never an empty cell.
+    """
+    layout = fig.layout
+    columns: dict[str, pd.Series] = {}
+    index_title = "x"
+    for k, trace in enumerate(fig.data):
+        name = _column(html.unescape(trace.name or f"series {k}"), columns)
+        if trace.type == "histogram":
+            b = trace.xbins
+            edges = np.arange(b.start, b.end + b.size / 2, b.size)
+            counts, _ = np.histogram(_plain(trace.x), bins=edges)
+            index = [f"[{a:.3g}, {z:.3g})" for a, z in zip(edges[:-1], edges[1:], strict=True)]
+            columns[f"{name} (count)"] = pd.Series(counts, index=index)
+            index_title = f"{layout.xaxis.title.text or 'value'} (bin)"
+            continue
+        horizontal = getattr(trace, "orientation", None) == "h"
+        pos, val = (trace.y, trace.x) if horizontal else (trace.x, trace.y)
+        axis = layout.yaxis if horizontal else layout.xaxis
+        labels = _names(axis)
+        index = [labels.get(p, p) for p in _plain(pos).tolist()]
+        columns[name] = pd.Series(_plain(val).astype(float), index=index)
+        error = getattr(trace, "error_y", None)
+        if error is not None and error.array is not None:
+            columns[f"{name}, error bar (±)"] = pd.Series(_plain(error.array), index=index)
+        if axis.title.text:
+            index_title = html.unescape(axis.title.text)
+    if all(col.index.is_unique for col in columns.values()):
+        out = pd.concat(columns, axis=1)
+        if not out.isna().any(axis=None):  # every trace at every x: one row per x
+            out.index.name = index_title
+            return out
+    rows = [(n, i, v) for n, col in columns.items() for i, v in col.items()]
+    return pd.DataFrame(rows, columns=["series", index_title, "value"]).set_index("series")

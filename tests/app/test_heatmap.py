@@ -7,12 +7,13 @@ the page tests compare with the engine). The drawing itself is checked in a brow
 """
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from plotly.colors import get_colorscale
 
-from attn_ui.figures import canvas_grid, heatmap
+from attn_ui.figures import canvas_grid, heatmap, plots
 from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, figure
-from tests.support.apptest import heatmaps, load, open_tables
+from tests.support.apptest import figures, heatmaps, load, open_tables
 
 # Every page with a heatmap, and the settings that reach its rarer ones (a mask, heads).
 PAGES = [
@@ -36,19 +37,21 @@ PAGES = [
 ]
 
 
-# Tables of a chart's numbers, not of a heatmap's (tests/app/test_scaling.py checks them).
-CHART_TABLES = {"these curves"}
+def chart_tables(at) -> set[str]:
+    """The names of the page's tables of a chart's numbers, not of a heatmap's: each Plotly
+    chart's (tests/app/test_chart_numbers.py) and Scaling's curves' (tests/app/test_scaling.py)."""
+    return {plots.chart_name(go.Figure(spec)) for spec in figures(at)} | {"these curves"}
 
 
 def tables_by_name(at) -> dict[str, np.ndarray]:
     """Each "Numbers of <name> (...)" table of a heatmap, by <name> (the overview's one box:
     each choice)."""
     open_tables(at)
-    out = {}
+    charts, out = chart_tables(at), {}
     for exp in at.expander:
         if exp.label.startswith("Numbers of") and exp.dataframe and not exp.selectbox:
             name = exp.label.removeprefix("Numbers of ").split(" (table, CSV")[0]
-            if name not in CHART_TABLES:
+            if name not in charts:
                 out[name] = exp.dataframe[0].value.to_numpy(dtype=float)
     return out
 

@@ -29,7 +29,7 @@ def engine(width, **changes):
 
 
 def counts(at):
-    return next(df.value for df in at.dataframe if "global: T²" in df.value.columns)
+    return next(df.value for df in at.dataframe if {"T", "global: T²"} <= set(df.value.columns))
 
 
 def set_width(at, w):

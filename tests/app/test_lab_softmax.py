@@ -21,7 +21,7 @@ DEFAULT = np.array([2.0, 1.0, 0.5, -1.0])
 
 
 def selection(at):
-    return frame(at, "argmax")
+    return frame(at, "score s")  # the selection table (the chart's table has an argmax too)
 
 
 def type_scores(at, text: str):
