@@ -75,7 +75,8 @@ def bars(
 ) -> dict:
     """Bars at positions 0..n-1, labelled with `labels`; several "bar" series side by side,
     or stacked (`stacked`, positive shares up and negative down); "diamond" series are drawn
-    over the bars. height: of the plot area in px; legend: name each series below."""
+    over the bars. height: of the plot area in px; legend: name each series below; decimals:
+    of the values the hover reads."""
     labels = [str(x) for x in labels]
     _check(series_list, len(labels))
     return {
@@ -103,12 +104,12 @@ def lines(
     x_ticks: Sequence[float] | None = None,
     y_range: tuple[float, float] | None = None,
     mark: tuple[float, str] | None = None,
-    decimals: int = 3,
     height: int = 200,
 ) -> dict:
     """Lines against the numbers `x` (a log axis with `log_x`; ticks at `x_ticks` when given),
     one per series, named in a legend below; `mark` = (x, text): a dotted vertical line at
-    the learner's own x, with its text."""
+    the learner's own x, with its text. The hover reads values to 4 significant digits (a
+    curve runs from 0.001 to 512)."""
     x = [float(v) for v in x]
     _check(series_list, len(x))
     if (log_x and min(x) <= 0) or (
@@ -129,6 +130,5 @@ def lines(
         "stacked": False,
         "legend": True,
         "mark": {"x": float(mark[0]), "text": mark[1]} if mark else None,
-        "decimals": decimals,
         "height": height,
     }
