@@ -1,10 +1,8 @@
 """2. Projection: Q = X W_Q, K = X W_K, V = X W_V."""
 
-from dataclasses import replace
-
 import streamlit as st
 
-from attn_ui import compute, controls, frame, notices, tables
+from attn_ui import controls, frame, tables
 from attn_ui.compute.lessons import real_head, with_d_v
 from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
@@ -18,12 +16,9 @@ controls.sidebar(mask=False, sentence=False)
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(note=True)
+    s, run = where.lesson_start(__file__, mask=False)  # no mask before step 7
     with frame.stop_on_error():
-        run = compute.lesson_run(replace(s, mask="none"))  # no mask before step 7
         real = real_head(s.sentence, s.layer, s.head) if s.weights == "pretrained" else None
-    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-    where.show(__file__, run, s)
 
     t, tok = run.trace, run.tokens
     w = real[0] if real else t  # the real head's trace records W_Q, W_K, W_V

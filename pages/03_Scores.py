@@ -1,10 +1,8 @@
 """3. Scores: S = Q Kᵀ, every query against every key."""
 
-from dataclasses import replace
-
 import streamlit as st
 
-from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
+from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
 
@@ -16,11 +14,7 @@ controls.sidebar(mask=False, sentence=False)
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(note=True)
-    with frame.stop_on_error():
-        run = compute.lesson_run(replace(s, mask="none"))  # scores come before any mask
-    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-    where.show(__file__, run, s)
+    s, run = where.lesson_start(__file__, mask=False)  # scores come before any mask
 
     t, tok = run.trace, run.tokens
     common = {"columns": s.columns, "show_numbers": s.show_numbers}

@@ -1,12 +1,10 @@
 """4. Scaling: divide the scores by √d_k, and see why."""
 
-from dataclasses import replace
-
 import streamlit as st
 
 from attn_core.by_hand.exercises import DIFFICULTIES, SPECS
 from attn_core.labs import scaling
-from attn_ui import compute, controls, frame, notices, step_tables, tables
+from attn_ui import controls, frame, step_tables, tables
 from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures import panels, scaling_charts
 from attn_ui.figures.matrix import matrix
@@ -32,11 +30,7 @@ controls.sidebar(mask=False, sentence=False, here=("d_k",))
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(note=True)
-    with frame.stop_on_error():
-        run = compute.lesson_run(replace(s, mask="none"))  # masking is step 7
-    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-    where.show(__file__, run, s)
+    s, run = where.lesson_start(__file__, mask=False)  # masking is step 7
 
     t, tok = run.trace, run.tokens
     u = scaling.without_scaling(t)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attn_core.labs import weighted_sum
-from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
+from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.figures import bars, panels
 from attn_ui.path import checks, where
 
@@ -15,13 +15,8 @@ controls.sidebar(sentence=False)
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(note=True)
-    with frame.stop_on_error():
-        run = compute.lesson_run(s)
-
+    s, run = where.lesson_start(__file__)
     t, tok = run.trace, run.tokens
-    notices.warn_tokens(tok)
-    where.show(__file__, run, s)
     v_cols = tables.features(t.d_v, "v")
 
     st.subheader("1. Weights times values")

@@ -1,11 +1,9 @@
 """Masking: forbid some query-key pairs before the softmax, and see what the wrong way does."""
 
-from dataclasses import replace
-
 import streamlit as st
 
 from attn_core.labs import masking, weighted_sum
-from attn_ui import compute, controls, frame, notices, step_tables, tables, widgets
+from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.compute.lessons import masked_trace, preset_mask
 from attn_ui.figures import panels
 from attn_ui.path import checks, where
@@ -71,12 +69,10 @@ controls.sidebar(defaults=DEFAULTS, sentence=False, here=("mask",))
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(note=True, defaults=DEFAULTS)
+    # q, k, v and the scores without a mask; the page's own mask comes next
+    s, base = where.lesson_start(__file__, mask=False, defaults=DEFAULTS)
+    tok = base.tokens
     with frame.stop_on_error():
-        base = compute.lesson_run(replace(s, mask="none"))  # q, k, v and scores without a mask
-        tok = base.tokens
-        notices.warn_tokens(tok)
-        where.show(__file__, base, s)
         st.subheader("1. The mask M")
         mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from attn_core.labs import weighted_sum
-from attn_ui import compute, controls, frame, notices, step_tables, tables
+from attn_ui import controls, frame, step_tables, tables
 from attn_ui.figures import panels
 from attn_ui.path import checks, where
 
@@ -29,14 +29,10 @@ if s.weights == "pretrained":
 def lesson() -> None:
     """The sentence box and the figures it changes, one fragment: typing a sentence reruns
     only this, not the menu, the sidebar and the lesson text (bench/bench_pages.py)."""
-    s = controls.sentence_box(defaults=DEFAULTS)  # the caption below says whose heads
-    with frame.stop_on_error():
-        run = compute.lesson_run(s, multi=True)
-
+    # no note under the box: the caption below says whose heads
+    s, run = where.lesson_start(__file__, multi=True, defaults=DEFAULTS, note=False)
     mh, tok = run.multi, run.tokens
     n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
-    notices.warn_tokens(tok)
-    where.show(__file__, run, s)
     if s.temperature != 1.0:
         st.info(text["One temperature for every head"])
 

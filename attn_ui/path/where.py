@@ -1,6 +1,7 @@
 """Where a step page sits in the pipeline: under its title, one line of stages with the
 page's own in bold (`frame.pipeline`, drawn by frame.page); above its figures, what the previous
-page handed it and what it hands on, with the learner's shapes (`show`).
+page handed it and what it hands on, with the learner's shapes (`show`). `lesson_start`
+opens a step page's fragment with it.
 
 The words are the lessons': the stages in lessons/path.md, and each step page's
 "## Where it sits" section, whose blanks ({t}, {qk}, ...) are filled with this run's sizes.
@@ -8,9 +9,11 @@ The words are the lessons': the stages in lessons/path.md, and each step page's
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
-from attn_ui import frame
+from attn_ui import compute, controls, frame, notices
 from attn_ui.path import questions
 from attn_ui.registry import info
 
@@ -50,3 +53,27 @@ def show(file: str, run, s) -> None:
     used = {k: v for k, v in values.items() if "{" + k + "}" in text}
     with st.container(border=True, key=f"where_{name}"):
         st.markdown(frame.fill(text, **used))
+
+
+def lesson_start(
+    file: str,
+    *,
+    mask: bool = True,
+    multi: bool = False,
+    defaults: dict | None = None,
+    note: bool = True,
+) -> tuple[controls.LessonSettings, compute.LessonRun]:
+    """The top of a step page's fragment: the sentence box (`controls.sentence_box`, with the
+    note on whose weights these are unless note=False), the lesson's run (without a mask
+    when mask=False: the steps before masking; every head with multi=True), stopped with a
+    message on an input the learner can fix, a warning on a one-token sentence or unknown
+    characters, and the box of what the page takes in and hands on (`show`).
+
+        s, run = where.lesson_start(__file__, mask=False)  # no mask before step 7
+    """
+    s = controls.sentence_box(note=note, defaults=defaults)
+    with frame.stop_on_error():
+        run = compute.lesson_run(s if mask else replace(s, mask="none"), multi=multi)
+    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
+    show(file, run, s)
+    return s, run
