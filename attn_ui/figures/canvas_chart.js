@@ -92,15 +92,11 @@ function xAxis(c) {
   const room = (b - a || 1) * 0.03;
   let ticks = c.x.ticks;
   if (!ticks) {
-    const step = niceStep(b - a || 1, CHART_TICKS);
+    const step = niceStep(b - a || 1, CHART_TICKS); // a linear axis (chart.py ticks a log one)
     ticks = [];
-    for (let v = Math.ceil(a / step) * step; v <= b + 1e-9; v += step) ticks.push(c.x.log ? 10 ** v : v);
+    for (let v = Math.ceil(a / step) * step; v <= b + 1e-9; v += step) ticks.push(v);
   }
   return { lo: a - room, hi: b + room, t, ticks };
-}
-
-function legendItems(c) {
-  return c.legend ? c.series : [];
 }
 
 function legendRows(g, items, width) {
@@ -138,7 +134,7 @@ function chartLayout(g, c, width) {
   } else {
     Object.assign(L, { n: c.x.values.length, xa: xAxis(c), upright: true, labelH: FONT_PX + 8 });
   }
-  L.legend = legendRows(g, legendItems(c), width - left);
+  L.legend = legendRows(g, c.legend ? c.series : [], width - left);
   L.xTitleY = top + plotH + L.labelH + FONT_PX / 2 + 2;
   L.legendY = L.xTitleY + FONT_PX / 2 + 10;
   L.height = L.legendY + L.legend.length * LEGEND_ROW_PX + 4;

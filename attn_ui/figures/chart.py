@@ -106,7 +106,8 @@ def lines(
     mark: tuple[float, str] | None = None,
     height: int = 200,
 ) -> dict:
-    """Lines against the numbers `x` (a log axis with `log_x`; ticks at `x_ticks` when given),
+    """Lines against the numbers `x` (a log axis with `log_x`; ticks at `x_ticks` when given,
+    else at the powers of 10 on a log axis),
     one per series, named in a legend below; `mark` = (x, text): a dotted vertical line at
     the learner's own x, with its text. The hover reads values to 4 significant digits (a
     curve runs from 0.001 to 512)."""
@@ -116,6 +117,10 @@ def lines(
         log_y and any(v is not None and v <= 0 for s in series_list for v in s["values"])
     ):
         raise ValueError("a log axis needs positive values")
+    if log_x and x_ticks is None:  # whole powers of 10 (a 1-2-5 step of log10 x is not)
+        x_ticks = [
+            10.0**k for k in range(math.ceil(math.log10(min(x))), 1 + int(math.log10(max(x))))
+        ]
     return {
         "chart": "lines",
         "title": title,

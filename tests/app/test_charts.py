@@ -54,3 +54,25 @@ def test_stacked_parts_name_each_key_and_end_with_their_sum():
     assert [s["name"] for s in c["series"]] == ["0 a", "1 b", "sum = output row"]
     assert c["series"][-1]["style"] == "diamond"
     assert c["series"][-1]["values"] == pytest.approx([0.4, 0.2])
+
+
+def test_a_log_axis_without_ticks_gets_whole_powers_of_ten():
+    c = chart.lines(
+        [2, 30, 512],
+        [chart.series("v", [1, 2, 3])],
+        title="t",
+        x_title="d",
+        y_title="v",
+        log_x=True,
+    )
+    assert c["x"]["ticks"] == [10.0, 100.0]
+    given = chart.lines(
+        [2, 512],
+        [chart.series("v", [1, 2])],
+        title="t",
+        x_title="d",
+        y_title="v",
+        log_x=True,
+        x_ticks=[2, 512],
+    )
+    assert given["x"]["ticks"] == [2.0, 512.0]
