@@ -32,7 +32,7 @@ def lesson() -> None:
     # no note under the box: the caption below says whose heads
     s, run = where.lesson_start(__file__, multi=True, defaults=DEFAULTS, note=False)
     mh, tok = run.multi, run.tokens
-    n_heads, d_v, d_model, t = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1], len(tok)
+    n_heads, d_v, d_model = mh.n_heads, mh.heads[0].d_v, mh.x.shape[1]
     if s.temperature != 1.0:
         st.info(text["One temperature for every head"])
 
@@ -49,8 +49,8 @@ def lesson() -> None:
         st.caption(text["The mean over heads"])
 
     st.subheader("2. Concatenate the heads, then mix with W_O")
-    sizes = {"t": t, "n_heads": n_heads, "n": t * n_heads, "d_v": d_v, "width": n_heads * d_v}
-    st.markdown(frame.fill(text["Concatenation"], **sizes, d_model=d_model))
+    # the rule in letters: the check below asks for this sentence's count
+    st.markdown(frame.fill(text["Concatenation"], d_v=d_v, d_model=d_model))
     head_cols, f_cols = step_tables.head_features(n_heads, d_v), tables.features(d_model)
     panels.per_token(
         mh.concat,

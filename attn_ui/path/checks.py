@@ -9,6 +9,8 @@ drawn at the top of that run already shows the mark.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from attn_ui import frame
@@ -16,22 +18,24 @@ from attn_ui.path import progress, questions
 from attn_ui.registry import info
 
 _RERUN = "chk_rerun_page"  # session key: a fragment's check marked its page
-INTEGERS = ("token_count", "token_width", "context_vectors")  # answers that are counts
 
 
 def _results(page: str) -> str:
-    return f"chk_{page}_results"  # session key: {question ident: Verdict}
+    return f"chk_{page}_results"  # session key: {question ident: (Verdict, the answer judged)}
 
 
 def _key(page: str, q: questions.Question) -> str:
     return f"chk_{page}_{q.key}_{q.ident}"
 
 
-def _fill(text: str, fills: dict[str, str]) -> str:
-    """The lesson's wording with the blanks it has filled (token labels quoted: they are
-    the learner's text)."""
-    used = {k: frame.quoted(v) for k, v in fills.items() if "{" + k + "}" in text}
-    return frame.fill(text, **used)
+def _quoted(q: questions.Question) -> questions.Question:
+    """`q` with its blanks and options safe to show in Markdown (token labels are the
+    learner's text)."""
+    return replace(
+        q,
+        fills={k: frame.quoted(v) for k, v in q.fills.items()},
+        options=tuple(frame.quoted(o) for o in q.options),
+    )
 
 
 def _given(page: str, q: questions.Question):
@@ -41,9 +45,10 @@ def _given(page: str, q: questions.Question):
 
 def _check(page: str, qs: tuple[questions.Question, ...], whole_page: bool) -> None:
     """The Check button: judge every answer; all right marks the page."""
-    verdicts = {q.ident: questions.judge(q, _given(page, q)) for q in qs}
+    given = {q.ident: _given(page, q) for q in qs}
+    verdicts = {q.ident: (questions.judge(q, given[q.ident]), given[q.ident]) for q in qs}
     st.session_state[_results(page)] = verdicts
-    if all(v.correct for v in verdicts.values()):
+    if all(v.correct for v, _ in verdicts.values()):
         if whole_page and page not in progress.done():
             st.session_state[_RERUN] = True
         progress.mark(page)
@@ -67,20 +72,20 @@ def _widget(q: questions.Question, label: str, key: str) -> None:
             placeholder="Choose keys",
             key=key,
         )
-    elif q.key in INTEGERS:
+    elif q.kind == "count":
         st.number_input(label, min_value=0, value=None, step=1, key=key)
     else:
         st.number_input(label, value=None, step=0.01, format="%.3f", key=key)
 
 
-def _feedback(v: questions.Verdict, q: questions.Question, text: dict[str, str]) -> None:
+def _feedback(v: questions.Verdict, given, q: questions.Question, text: dict[str, str]) -> None:
+    words = questions.explanation(_quoted(q), v, text, given)
     if v.correct:
-        st.success(text["Right"], icon=":material/check_circle:")
+        st.success(words, icon=":material/check_circle:")
     elif not v.answered:
-        st.warning(text["Not answered"], icon=":material/help:")
+        st.warning(words, icon=":material/help:")
     else:
-        why = _fill(text[v.misconception or "Wrong"], q.fills)
-        st.error(f"Not quite. {why}", icon=":material/cancel:")
+        st.error(f"Not quite. {words}", icon=":material/cancel:")
 
 
 def show(
@@ -116,11 +121,12 @@ def show(
     results = st.session_state.get(_results(page), {})
     with st.form(key=f"chk_{page}", enter_to_submit=False):
         for n, q in enumerate(qs, 1):
-            _widget(q, f"{n}. " + _fill(text[q.key], q.fills), _key(page, q))
+            label = questions.fill(text[q.key], _quoted(q).fills)
+            _widget(q, f"{n}. {label}", _key(page, q))
             if q.ident in results:
-                _feedback(results[q.ident], q, text)
+                _feedback(*results[q.ident], q, text)
         st.form_submit_button("Check", on_click=_check, args=(page, qs, whole_page))
-    if all(results.get(q.ident, questions.Verdict(False)).correct for q in qs):
+    if all(q.ident in results and results[q.ident][0].correct for q in qs):
         st.success(text["All right"], icon=":material/task_alt:")
     if st.session_state.pop(_RERUN, False):
         st.rerun()  # a fragment's run: the menu, drawn outside it, must show the new mark

@@ -7,15 +7,20 @@ the mask applied after the softmax, ...), so a wrong answer can be explained by 
 wording lives in lessons/checks.md: a question's `key` names its section, a misconception's
 name names another, and `fills` fill their blanks.
 
-Answers: "choice" an option's index, "cells" a frozenset of option indices, "number" a float
-within `tolerance`. A misconception whose answer equals the right one is left out: it could
-not be told apart.
+Answers: "choice" an option's index (and every index in `ties`, equally right: keys that tie
+for the largest value as the figure shows it), "cells" a frozenset of option indices,
+"count" a whole number, exact, "number" a float within `tolerance`. A misconception whose
+answer is a right one is left out: it could not be told apart.
+
+A wrong answer is explained by the section "<question key>: <misconception>" of
+lessons/checks.md when the question has its own words for it, else by the misconception's
+general section (`explanation`); every blank is filled for every question.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -40,12 +45,18 @@ STEP_PAGES = (
 @dataclass(frozen=True)
 class Question:
     key: str  # lessons/checks.md "## <key>" holds the wording
-    kind: str  # "choice" | "cells" | "number"
-    answer: object  # option index, frozenset of option indices, or float
+    kind: str  # "choice" | "cells" | "count" | "number"
+    answer: object  # option index, frozenset of option indices, int, or float
     options: tuple[str, ...] = ()
     tolerance: float = 0.0
     wrong: tuple[tuple[str, object], ...] = ()  # (misconception, the answer it gives)
     fills: dict[str, str] = field(default_factory=dict)
+    ties: frozenset[int] = frozenset()  # "choice": other options as right as `answer`
+
+    @property
+    def right(self) -> frozenset:
+        """Every answer judged right: `answer`, and for a choice the options tied with it."""
+        return frozenset({self.answer}) | self.ties
 
     @property
     def ident(self) -> str:
@@ -75,7 +86,7 @@ def judge(q: Question, given) -> Verdict:
         return Verdict(False, answered=False)
     if q.kind == "cells":
         given = frozenset(given)
-    if _same(q, given, q.answer):
+    if any(_same(q, given, right) for right in q.right):
         return Verdict(True)
     for name, answer in q.wrong:
         if _same(q, given, answer):
@@ -86,7 +97,47 @@ def judge(q: Question, given) -> Verdict:
 def _same(q: Question, a, b) -> bool:
     if q.kind == "number":
         return bool(abs(float(a) - float(b)) <= q.tolerance)
+    if q.kind == "count":
+        return float(a) == float(b)  # a count is right only when exact: 386 is not 384
     return a == b
+
+
+def explanation(q: Question, verdict: Verdict, text: dict[str, str], given=None) -> str:
+    """What the app says under a judged answer, its blanks filled: "Right" (naming every
+    tied option), or why a wrong answer is wrong, in this question's own words when
+    lessons/checks.md has a section "<q.key>: <misconception>" (or "<q.key>: Wrong"), else
+    in the misconception's general words. `given` : the learner's answer ({given})."""
+    if verdict.correct:
+        if not q.ties:
+            return text["Right"]
+        tied = " and ".join(f"“{q.options[i]}”" for i in sorted(q.right))
+        return fill(text["Right, tied"], {**q.fills, "tied": tied})
+    if not verdict.answered:
+        return text["Not answered"]
+    name = verdict.misconception or "Wrong"
+    words = text.get(f"{q.key}: {name}", text[name])
+    return fill(words, {**q.fills, "given": _written(q, given)})
+
+
+def fill(words: str, fills: dict[str, str]) -> str:
+    """`words` with the {blanks} it has filled from `fills` (a blank `fills` lacks stays,
+    and a test fails on it)."""
+    for name, value in fills.items():
+        words = words.replace("{" + name + "}", str(value))
+    return words
+
+
+def _written(q: Question, given) -> str:
+    """The learner's answer as they gave it, for {given}."""
+    if given is None:
+        return ""
+    if q.kind in ("choice",):
+        return q.options[int(given)]
+    if q.kind == "cells":
+        return ", ".join(q.options[int(i)] for i in sorted(given)) or "none"
+    if q.kind == "count" or float(given).is_integer():
+        return f"{float(given):g}"
+    return f"{float(given):.3f}"
 
 
 def tolerance(value: float) -> float:
@@ -109,6 +160,12 @@ def _number(key: str, value: float, wrong: dict[str, float], **fills) -> Questio
     return Question(key, "number", float(value), tolerance=tol, wrong=tuple(kept), fills=fills)
 
 
+def _count(key: str, value: int, wrong: dict[str, int], **fills) -> Question:
+    """A whole number, judged exactly (a token count, a width, a number of vectors)."""
+    kept = _distinct(int(value), {n: int(a) for n, a in wrong.items()})
+    return Question(key, "count", int(value), wrong=kept, fills=fills)
+
+
 def _distinct(answer, wrong: dict[str, object]) -> tuple[tuple[str, object], ...]:
     """The misconceptions whose answers differ from the right one and from each other's
     (the first named keeps an answer two share)."""
@@ -127,9 +184,31 @@ def _choice(key: str, answer: str, wrong: dict[str, str], **fills) -> Question:
     return Question(key, "choice", options.index(answer), options, wrong=kept, fills=fills)
 
 
-def _token_choice(key: str, tokens, answer: int, wrong: dict[str, int], **fills) -> Question:
-    kept = _distinct(int(answer), {n: int(a) for n, a in wrong.items()})
-    return Question(key, "choice", int(answer), labels(tokens), wrong=kept, fills=fills)
+def _top_key(
+    key: str, tokens, values: np.ndarray, decimals: int, wrong: dict[str, int], **fills
+) -> Question:
+    """Which key has the largest of a query's `values`: every key whose value, rounded as
+    the figure shows it (`decimals`), equals the largest is right (a repeated word with the
+    same vector ties exactly), and a misconception that lands on one of them is none."""
+    right = top_keys(values, decimals)
+    answer = int(np.argmax(values))
+    kept = tuple((n, a) for n, a in _distinct(answer, wrong) if a not in right)
+    ties = frozenset(right) - {answer}
+    return Question(key, "choice", answer, labels(tokens), wrong=kept, fills=fills, ties=ties)
+
+
+def top_keys(row: np.ndarray, decimals: int) -> tuple[int, ...]:
+    """The keys whose value is the row's largest as the figure writes it (`decimals` after
+    the point); masked keys (-inf) never."""
+    shown = np.round(np.where(np.isfinite(row), row, -np.inf), decimals)
+    return tuple(int(j) for j in np.flatnonzero(shown == np.max(shown)))
+
+
+# Digits after the point on a step page's heatmap cells and hover (as
+# attn_ui/figures/heatmap.py draws them; a test ties the two): weights keep 2, other values
+# lose one beyond 8 columns.
+def shown_decimals(kind: str, n_cols: int) -> int:
+    return 2 if kind == "weights" or n_cols <= 8 else 1
 
 
 def shape(rows, cols, columns: bool) -> str:
@@ -142,10 +221,11 @@ def _layout(columns: bool) -> dict[str, str]:
     return {"row": "column", "col": "row"} if columns else {"row": "row", "col": "column"}
 
 
-def pick_query(weights: np.ndarray, tokens) -> int:
-    """The query a question asks about: one whose answer differs most from what the
-    misconceptions would give (its row's top key is not its column's nor itself), a word
-    before a special token ([CLS], [SEP]), then the most decided row, then the first."""
+def pick_query(weights: np.ndarray, tokens, decimals: int = 2) -> int:
+    """The query a question asks about: one whose top key stands alone as the figure shows
+    it (`decimals`; no tie), whose answer differs most from what the misconceptions would
+    give (its row's top key is not its column's nor itself), a word before a special token
+    ([CLS], [SEP]), then the most decided row, then the first."""
     t = len(tokens)
     best, best_score = 0, None
     top_col = np.argmax(weights, axis=0)
@@ -154,6 +234,7 @@ def pick_query(weights: np.ndarray, tokens) -> int:
         j = int(np.argmax(row))
         special = str(tokens[i]).startswith("[") and str(tokens[i]).endswith("]")
         score = (
+            len(top_keys(row, decimals)) == 1,
             j != int(np.argmax(weights[:, i])),
             j != i,
             not special,
@@ -228,7 +309,7 @@ def build(
         "masking": _masking,
         "multihead": _multihead,
     }[page]
-    return make(
+    asked = make(
         tokens=tokens,
         t=trace,
         x=x,
@@ -237,6 +318,10 @@ def build(
         multi=multi,
         unmasked=unmasked,
     )
+    if isinstance(asked, NoQuestions):
+        return asked
+    # every explanation may speak of rows and columns in the layout's words
+    return tuple(replace(q, fills=_layout(columns) | q.fills) for q in asked)
 
 
 def _overview(tokens, t, x, columns, **_) -> tuple[Question, ...]:
@@ -263,30 +348,30 @@ def _most_attended(tokens, t, lay, key: str = "most_attended") -> Question:
     }
     if t.mask is not None:
         wrong["ignored_mask"] = int(np.argmax(softmax(t.scaled[i], temperature=t.temperature)))
-    return _token_choice(key, tokens, int(np.argmax(w[i])), wrong, query=_query(tokens, i), **lay)
+    shown = shown_decimals("weights", len(tokens))
+    return _top_key(key, tokens, w[i], shown, wrong, query=_query(tokens, i), **lay)
 
 
 def _tokens(tokens, x, columns, sentence, **_) -> tuple[Question, ...]:
     n, d_model = x.shape
     lay = _layout(columns)
     words = len(sentence.split())
-    count = _number(
+    sizes = {"tokens": str(n), "d_model": str(d_model)}
+    count = _count(
         "token_count",
         n,
         {"words_not_tokens": words, "rows_vs_columns": d_model},
         axis=lay["row"] + "s",
+        words=str(words),
+        **sizes,
     )
-    width = _number(
-        "token_width",
-        d_model,
-        {"rows_vs_columns": n},
-        axis=lay["row"],
-    )
+    width = _count("token_width", d_model, {"rows_vs_columns": n}, axis=lay["row"], **sizes)
     return count, width
 
 
 def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
     n, d_model = x.shape
+    sizes = {"tokens": str(n), "d_model": str(d_model), "d_k": str(t.d_k)}
     q_shape = _choice(
         "q_shape",
         shape(n, t.d_k, columns),
@@ -295,17 +380,29 @@ def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
             "weights_not_projection": shape(d_model, t.d_k, columns),
             "projection_keeps_width": shape(n, d_model, columns),
         },
+        **sizes,
     )
-    # W_Q is (d_model, d_k), or d_k x d_model by hand: W_Q X
+    # W_Q is (d_model, d_k), or d_k x d_model by hand: W_Q X; the wrong shapes are one that
+    # grows with the sentence, the transpose, and one that keeps the width
     w_q = f"{t.d_k} × {d_model}" if columns else f"{d_model} × {t.d_k}"
-    grown = f"{t.d_k} × {n + 1}" if columns else f"{n + 1} × {t.d_k}"
-    w_shape = _choice("w_q_shape", w_q, {"weights_grow_with_sentence": grown})
+    w_shape = _choice(
+        "w_q_shape",
+        w_q,
+        {
+            "weights_grow_with_sentence": shape(n + 1, t.d_k, columns),
+            "rows_vs_columns": f"{d_model} × {t.d_k}" if columns else f"{t.d_k} × {d_model}",
+            "projection_keeps_width": f"{d_model} × {d_model}",
+        },
+        w_q=w_q,
+        **sizes,
+    )
     return q_shape, w_shape
 
 
 def _scores(tokens, t, columns, **_) -> tuple[Question, ...]:
     lay = _layout(columns)
-    i = pick_query(t.scores, tokens)
+    shown = shown_decimals("scores", len(tokens))
+    i = pick_query(t.scores, tokens, shown)
     j = pick_pair(t.scores, i)
     cell = _number(
         "score_cell",
@@ -313,11 +410,11 @@ def _scores(tokens, t, columns, **_) -> tuple[Question, ...]:
         {"rows_vs_columns": t.scores[j, i], "scaled_too_early": t.scaled[i, j]},
         **_cell(tokens, i, j, columns),
     )
-    top = int(np.argmax(t.scores[i]))
-    best = _token_choice(
+    best = _top_key(
         "top_score",
         tokens,
-        top,
+        t.scores[i],
+        shown,
         {"rows_vs_columns": int(np.argmax(t.scores[:, i]))},
         query=_query(tokens, i),
         **lay,
@@ -337,6 +434,7 @@ def _scaling(tokens, t, columns, **_) -> tuple[Question, ...]:
     i = pick_query(t.scaled, tokens)
     j = pick_pair(t.scaled, i)
     root = 1.0 / t.scale  # the divisor, √d_k
+    sizes = {"d_k": str(t.d_k), "root": f"{root:.2f}"}
     cell = _number(
         "scaled_cell",
         t.scaled[i, j],
@@ -346,10 +444,9 @@ def _scaling(tokens, t, columns, **_) -> tuple[Question, ...]:
             "rows_vs_columns": t.scaled[j, i],
         },
         **_cell(tokens, i, j, columns),
+        **sizes,
     )
-    divisor = _number(
-        "divisor", root, {"divided_by_d_k": t.d_k, "forgot_sqrt": 1.0}, d_k=str(t.d_k)
-    )
+    divisor = _number("divisor", root, {"divided_by_d_k": t.d_k, "forgot_sqrt": 1.0}, **sizes)
     return cell, divisor
 
 
@@ -395,6 +492,8 @@ def _weighted_sum(tokens, t, columns, **_) -> tuple[Question, ...]:
             "output_is_weights": f"{n} × {n}",
             "rows_vs_columns": shape(n, t.d_v, not columns),
         },
+        tokens=str(n),
+        d_v=str(t.d_v),
     )
     w, v = t.weights, t.v
     i = pick_query(w, tokens)
@@ -441,14 +540,17 @@ def _masking(tokens, t, unmasked, columns, **_) -> tuple[Question, ...] | NoQues
         ),
         fills={"query": _query(tokens, i), **lay},
     )
-    total = _number(
-        "masked_row_sum",
-        float(np.sum(t.weights[i])),
-        {"mask_after_softmax": float(np.sum(wrong[i]))},
-        query=_query(tokens, i),
-        **lay,
+    # a weight the mask keeps in that row, where renormalising moves it most (the row's sum,
+    # always 1, is in the page's table: no question)
+    allowed = [j for j in np.flatnonzero(mask[i]) if j != i] or [i]
+    j = max(allowed, key=lambda c: (round(abs(t.weights[i, c] - wrong[i, c]), 9), -c))
+    weight = _number(
+        "masked_weight",
+        float(t.weights[i, j]),
+        {"mask_after_softmax": float(wrong[i, j]), "rows_vs_columns": float(t.weights[j, i])},
+        **_cell(tokens, i, int(j), columns),
     )
-    return cells, total
+    return cells, weight
 
 
 def _removed(allowed_row: np.ndarray) -> frozenset[int]:
@@ -467,7 +569,7 @@ def _multihead(tokens, multi, columns, **_) -> tuple[Question, ...]:
         },
         heads=str(h),
     )
-    vectors = _number(
+    vectors = _count(
         "context_vectors",
         n * h,
         {"one_head_only": n, "heads_not_positions": h},

@@ -67,12 +67,15 @@ def test_a_misconception_is_named(name):
     assert not marked(at, name)
 
 
-def test_a_wrong_answer_no_misconception_gives_is_explained_generically():
+def test_a_wrong_answer_no_misconception_gives_is_explained_for_its_question():
+    """The divisor's own words, quoting the answer: not the cells' "which matrix?"."""
     at = load(STEPS["scaling"].path)
     q = questions("scaling")[1]  # the divisor
     answer(at, "scaling", q, 123.0)
     check(at)
-    assert any("Not quite. Not that." in e.value for e in at.error)
+    errors = [e.value for e in at.error]
+    assert any(e.startswith("Not quite. Not that: 123 is not the divisor.") for e in errors)
+    assert not any("{" in e for e in errors), errors
 
 
 def test_the_by_hand_layout_asks_about_columns():

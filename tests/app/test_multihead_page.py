@@ -51,7 +51,11 @@ def test_heads_slider_adds_heads_and_widens_the_concat():
     np.testing.assert_allclose(concat, mh.concat, atol=1e-12)
     np.testing.assert_allclose(table(at, "head 4: A_4"), mh.heads[4].weights)
     t = len(mh.x)
-    assert any(f"{t} positions × 5 heads = {t * 5} context vectors" in m.value for m in at.markdown)
+    # the rule is shown in letters; this sentence's count is the check's question, not given
+    assert any("N positions × M heads = N × M context vectors" in m.value for m in at.markdown)
+    assert not any(f"{t * 5} context vectors" in m.value for m in at.markdown)
+    [count] = [n for n in at.number_input if n.key.startswith("chk_multihead_context_vectors")]
+    assert f"{t} tokens and there are 5 heads" in count.label
 
 
 def test_mean_over_heads_view():

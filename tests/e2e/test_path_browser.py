@@ -25,9 +25,9 @@ def answer(pg, name: str, q, value) -> None:
     """Answer one question as a learner does: type a number, or pick options with the
     keyboard (type to filter, Enter to choose)."""
     box = pg.locator(f".st-key-{widget_key(name, q)}")
-    if q.kind == "number":
+    if q.kind in ("number", "count"):
         field = box.locator("input")
-        field.fill(f"{value:.4f}")
+        field.fill(f"{value:.4f}" if q.kind == "number" else str(value))
         field.press("Tab")
         return
     field = box.get_by_role("combobox")
@@ -90,6 +90,29 @@ def test_a_wrong_answer_names_the_misconception(page, app_url):
     expect(alert).to_contain_text("Forgetting √d_k")
     expect(menu_link(page, "scaling", done=False)).to_be_visible()
     shot(page, "path_scaling_misconception")
+
+
+def test_a_near_count_is_wrong_and_a_tied_key_is_right(page, app_url):
+    """/Tokens: 386 for X's width of 384 is judged wrong. /Overview with random weights on
+    "the cat the cat": the query's top key has a twin with the same vector, and the twin is
+    judged right, with a word that the two tie."""
+    width = questions("tokens")[1]
+    open_page(page, app_url, "Tokens")
+    answer(page, "tokens", width, width.answer + 2)
+    check(page)
+    expect(page.get_by_role("alert").filter(has_text="Not quite.")).to_be_visible()
+    expect(page.get_by_text("All right: this page is marked")).to_have_count(0)
+    shot(page, "path_tokens_386")
+
+    sentence = "the cat the cat"
+    top = questions("overview", sentence=sentence, weights="random")[1]
+    [twin] = top.ties
+    open_page(page, app_url, f"Overview?weights=random&sentence={quote(sentence)}")
+    answer(page, "overview", top, twin)
+    check(page)
+    verdict = page.get_by_role("status").filter(has_text="tie for the largest value")
+    expect(verdict).to_contain_text(f"“{top.options[twin]}”")
+    shot(page, "path_overview_tied")
 
 
 def test_the_check_and_its_verdicts_pass_axe_on_a_phone(browser, app_url):

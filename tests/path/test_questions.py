@@ -129,7 +129,9 @@ def _unclaimed(q):
     """An answer that is neither right nor any misconception's, or None if none is left."""
     if q.kind == "number":
         return q.answer + 1000 * q.tolerance + 7.5
-    taken = {q.answer, *(a for _, a in q.wrong)}
+    taken = {*q.right, *(a for _, a in q.wrong)}
+    if q.kind == "count":
+        return next(q.answer + k for k in range(1, 100) if q.answer + k not in taken)
     if q.kind == "cells":
         every = frozenset(range(len(q.options)))
         return every if every not in taken else None
@@ -162,15 +164,18 @@ def test_masking_asks_for_the_removed_cells_and_names_masking_after_the_softmax(
     s = LessonSettings(sentence=SENTENCES[0], weights="random", mask="causal")
     t = core(s)
     qs = by_key(asked("masking", s)[1])
-    cells, total = qs["removed_cells"], qs["masked_row_sum"]
+    cells, weight = qs["removed_cells"], qs["masked_weight"]
     i = query_of(cells)
     assert cells.answer == frozenset(range(i + 1, t.weights.shape[0]))  # the future keys
     assert dict(cells.wrong)["rows_vs_columns"] == frozenset(range(i))  # column i: the past
-    assert total.answer == pytest.approx(1.0)
-    unmasked = attn_core.softmax(t.scaled[i])
-    wrong_sum = float(unmasked[: i + 1].sum())  # the weights the mask keeps, not renormalised
-    assert dict(total.wrong)["mask_after_softmax"] == pytest.approx(wrong_sum)
-    assert judge(total, wrong_sum) == Verdict(False, "mask_after_softmax")
+    assert cell_of(weight)[0] == i  # the same query's row
+    j = cell_of(weight)[1]
+    assert j < i  # a key the mask keeps, not the query itself
+    assert weight.answer == pytest.approx(t.weights[i, j])
+    unmasked = attn_core.softmax(t.scaled[i])[j]  # the weight kept, not renormalised
+    assert dict(weight.wrong)["mask_after_softmax"] == pytest.approx(unmasked)
+    assert judge(weight, unmasked) == Verdict(False, "mask_after_softmax")
+    assert weight.answer > unmasked + 2 * weight.tolerance  # the two are told apart
 
 
 def test_by_hand_layout_says_column_and_transposes_shapes():
