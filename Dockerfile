@@ -1,4 +1,4 @@
-# Attention Lab, one server process per container. See README "Running it for a class".
+# Attention Lab, one server process per container. See docs/class.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

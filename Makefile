@@ -33,7 +33,7 @@ run: install
 	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY
 
 # A class: REPLICAS app processes behind HAProxy (sticky cookie, health checks, failover);
-# the same topology as deploy/k8s. Ctrl+C stops all of it. See README "Running it for a class".
+# the same topology as deploy/k8s. Ctrl+C stops all of it. See docs/class.md.
 class: install haproxy
 	$(BIN)/python deploy/class_run.py --replicas $(REPLICAS) --port $(PORT)
 

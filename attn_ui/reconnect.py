@@ -1,5 +1,5 @@
 """Pages whose buttons hold files in the server's memory ask the browser to run them again when
-it reconnects, so a replica's loss (README "Running it for a class") leaves no dead button.
+it reconnects, so a replica's loss (docs/class.md) leaves no dead button.
 
 Streamlit's browser, reconnected (to a new server, after a replica died), runs the page again
 only if a run was under way, or if the page has a fragment that reruns on a timer (its

@@ -323,7 +323,8 @@ def test_cli_main_writes_the_files(tmp_path, capsys):
 
 @pytest.mark.parametrize("module", ["attn_sheets", "attn_ui.worksheets"])
 def test_cli_as_a_module(tmp_path, module):
-    """The package's command line, and the same under its old name (README, course links)."""
+    """The package's command line, and the same under its old name (docs/teaching.md, course
+    links)."""
     run = subprocess.run(
         [
             sys.executable,

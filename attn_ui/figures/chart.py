@@ -17,7 +17,7 @@ Why not Plotly, which drew them before: a step page's first Plotly chart loads P
 4.7 MB bundle, and Streamlit remounts a Plotly chart whose data changed, so every new
 sentence drew the charts from scratch. With these charts on canvas, Scaling, Softmax and
 Weighted sum open and answer as fast as the other step pages (bench/bench_pages.py; the
-figures are in the README).
+figures are in docs/benchmarks.md).
 """
 
 from __future__ import annotations

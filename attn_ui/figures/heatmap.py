@@ -19,7 +19,7 @@ Why not Plotly, which drew the step pages before: Streamlit 1.67 gives a Plotly 
 new identity whenever its data changes, so every new sentence remounted every figure. On
 the multi-head page (32 tokens, 4 heads) a keypress took about 4 times as long in the
 browser with Plotly as with this component, for the same server time
-(bench/bench_renderer.py; the figures are in the README).
+(bench/bench_renderer.py; the figures are in docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The server restarts under an open page: the learner's work comes back (the address bar
-holds the settings, README "What each page teaches")."""
+holds the settings, docs/teaching.md)."""
 
 from __future__ import annotations
 
