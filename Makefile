@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine:
 #   make run   create .venv if missing, install, start the app on http://localhost:8501
-#   make test  the same install, then lint and the whole test suite (browser tests included)
+#   make test  the same install, then lint and the whole test suite (browser tests included;
+#              the figures' JavaScript helpers with Node's test runner, tests/js)
 #   make class N app processes behind HAProxy on http://localhost:8501 (REPLICAS=N, default: cores)
 PYTHON ?= python3.11
 VENV   := .venv
@@ -10,7 +11,7 @@ PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install model-cache run class test lint browser haproxy bench ref-venv clean
+.PHONY: install model-cache run class test lint browser haproxy node bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,11 +58,23 @@ browser:
 	  fi; \
 	fi
 
+# The figures' JavaScript modules are unit-tested with Node's own test runner (no npm packages);
+# install Debian's Node.js when we can (root), else say how.
+node:
+	@if ! command -v node >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs; \
+	  else \
+	    echo "The JavaScript tests need Node.js: run 'sudo apt-get install -y nodejs'."; exit 1; \
+	  fi; \
+	fi
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install browser haproxy lint
+test: install browser haproxy node lint
+	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest
 
 # Reference libraries (torch, transformers): only for bench/ and tests/fixtures/make_*.py.

@@ -1,7 +1,8 @@
 // Bar and line charts on <canvas> (chart.py decides what each shows). They are drawn by the
-// heatmaps' component: canvas_grid.py sends this file after canvas_grid.js, whose grid places
-// a chart wherever an item has a "chart" field, and whose helpers (fonts, colours, the PNG
-// link, the hover box and live region of `figureBox`) the charts share.
+// heatmaps' component: canvas_grid.js's grid places a chart wherever an item has a "chart"
+// field (`chartBox`, then `drawChartBox` once the page's widths are known). The charts share
+// the heatmaps' fonts, colours, PNG link, hover box and live region (js/canvas.js,
+// js/figure_box.js).
 //
 // The pixel rules:
 // - all text is 12 px, turned labels 11 px; never smaller (a phone gets fewer labels);
@@ -17,142 +18,20 @@
 //   the hover box and live region read the value out.
 // Each canvas records what it drew for the tests, as a heatmap's does: data-min-font-px,
 // data-number-px (the bars' numbers, 0 when none), data-min-contrast and data-label-pitch.
+// The arithmetic (axes, ticks, where a value lands, the hover's words) has no canvas in it:
+// js/chart_layout.js, js/ticks.js and js/hover.js, unit-tested in tests/js.
 
-const CHART_TICKS = 5, CHART_GRID = "#e6e8ef", CHART_AXIS = "#8a8d99", MARK = "#555555";
-const LEGEND_ROW_PX = 20, SWATCH_PX = 18, MAX_X_LABEL_PX = 120, MASKED_BAR = "#a0aec0";
+import { blank, drawTitle, measurer, setFont } from "./js/canvas.js";
+import { contrast, INK, INK_RGB, MUTED, WHITE } from "./js/colour.js";
+import { chartLayout, LEGEND_ROW_PX, MAX_X_LABEL_PX, numberedBars, segmentAt, SWATCH_PX, xPx,
+         yPx } from "./js/chart_layout.js";
+import { figureBox, pngLink } from "./js/figure_box.js";
+import { chartText } from "./js/hover.js";
+import { tickText } from "./js/numbers.js";
+import { FONT_PX } from "./js/sizes.js";
+import { fileName, fit } from "./js/text.js";
 
-function niceStep(span, n) {
-  // the smallest of 1, 2, 5 times a power of 10 that cuts `span` into at most `n` steps
-  const p = 10 ** Math.floor(Math.log10(span / n));
-  for (const s of [1, 2, 5, 10]) if (s * p * n >= span) return s * p;
-  return 10 * p;
-}
-
-function tickText(v) {
-  return Number(v.toPrecision(6)).toString(); // 0.30000000000000004 -> "0.3"
-}
-
-function sig(v) {
-  return Number(v.toPrecision(4)).toString();
-}
-
-function stackEnds(c) {
-  // each position's lowest and highest point: bars stacked (positive shares up, negative
-  // down) or side by side, and the other series' points
-  const n = c.series[0].values.length, lo = Array(n).fill(Infinity), hi = Array(n).fill(-Infinity);
-  for (let i = 0; i < n; i++) {
-    let up = 0, down = 0;
-    for (const s of c.series) {
-      const v = s.values[i];
-      if (v === null) { lo[i] = Math.min(lo[i], 0); hi[i] = Math.max(hi[i], 0); continue; }
-      if (c.stacked && s.style === "bar") { if (v >= 0) up += v; else down += v; continue; }
-      lo[i] = Math.min(lo[i], v);
-      hi[i] = Math.max(hi[i], v);
-    }
-    if (c.stacked) { lo[i] = Math.min(lo[i], down); hi[i] = Math.max(hi[i], up); }
-  }
-  return [Math.min(...lo), Math.max(...hi)];
-}
-
-function valueAxis(c) {
-  // [low, high, ticks] of the value axis
-  if (c.y.log) {
-    const values = c.series.flatMap((s) => s.values.filter((v) => v !== null && v > 0));
-    const [a, b] = c.y.range || [Math.min(...values), Math.max(...values)];
-    const lo = Math.floor(Math.log10(a)), hi = Math.max(lo + 1, Math.ceil(Math.log10(b)));
-    const every = Math.ceil((hi - lo + 1) / (CHART_TICKS + 2));
-    const ticks = [];
-    for (let k = lo; k <= hi; k += every) ticks.push(10 ** k);
-    return [10 ** lo, 10 ** hi, ticks];
-  }
-  let lo, hi;
-  if (c.y.range) [lo, hi] = c.y.range;
-  else {
-    [lo, hi] = stackEnds(c);
-    if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
-    if (c.chart === "bars") { lo = Math.min(lo, 0); hi = Math.max(hi, 0); } // bars start at 0
-    if (hi - lo < 1e-12) { lo -= 0.5; hi += 0.5; }
-    const room = (hi - lo) * (c.series.some((s) => s.text) ? 0.15 : 0.05); // for bar numbers
-    if (hi > 0 || c.chart === "lines") hi += room;
-    if (lo < 0 || c.chart === "lines") lo -= room;
-  }
-  const step = niceStep(hi - lo, CHART_TICKS);
-  if (!c.y.range) { lo = Math.floor(lo / step + 1e-9) * step; hi = Math.ceil(hi / step - 1e-9) * step; }
-  const ticks = [];
-  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) {
-    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  }
-  return [lo, hi, ticks];
-}
-
-function xAxis(c) {
-  // lines: [low, high] of the x values (log10 on a log axis) with a little room, and ticks
-  const t = (v) => (c.x.log ? Math.log10(v) : v);
-  const xs = c.x.values.map(t), a = Math.min(...xs), b = Math.max(...xs);
-  const room = (b - a || 1) * 0.03;
-  let ticks = c.x.ticks;
-  if (!ticks) {
-    const step = niceStep(b - a || 1, CHART_TICKS); // a linear axis (chart.py ticks a log one)
-    ticks = [];
-    for (let v = Math.ceil(a / step) * step; v <= b + 1e-9; v += step) ticks.push(v);
-  }
-  return { lo: a - room, hi: b + room, t, ticks };
-}
-
-function legendRows(g, items, width) {
-  // the legend's items in rows that fit `width`: [[item, x], ...] per row
-  const rows = [[]];
-  let x = 0;
-  for (const s of items) {
-    const w = SWATCH_PX + 6 + g.measureText(s.name).width + 16;
-    if (x > 0 && x + w > width) { rows.push([]); x = 0; }
-    rows[rows.length - 1].push([s, x]);
-    x += w;
-  }
-  return items.length ? rows : [];
-}
-
-function chartLayout(g, c, width) {
-  g.font = `${TITLE_PX}px ${c.font}`;
-  const titleLines = wrap(g, c.title, Math.max(60, width - 40)); // the PNG link on the right
-  g.font = `${FONT_PX}px ${c.font}`;
-  const [ylo, yhi, yticks] = valueAxis(c);
-  const tickW = Math.max(...yticks.map((v) => g.measureText(tickText(v)).width), 10);
-  const left = FONT_PX + 8 + tickW + 8, right = 12;
-  const plotW = Math.max(40, width - left - right), plotH = c.height;
-  const top = titleLines.length * TITLE_LINE_PX + 12;
-  const L = { titleLines, left, top, plotW, plotH, ylo, yhi, yticks, width };
-  if (c.chart === "bars") {
-    const n = c.x.labels.length, band = plotW / n;
-    const widest = Math.min(MAX_X_LABEL_PX,
-                            Math.max(...c.x.labels.map((s) => g.measureText(s).width), 1));
-    const upright = widest <= band - 4;
-    const px = upright || band >= 12 ? FONT_PX : TURNED_FONT_PX;
-    Object.assign(L, { n, band, upright, labelPx: px,
-                       every: upright ? 1 : Math.max(1, Math.ceil(Math.max(TURNED_GAP_PX, px) / band)),
-                       labelH: upright ? FONT_PX + 8 : widest + 10 });
-  } else {
-    Object.assign(L, { n: c.x.values.length, xa: xAxis(c), upright: true, labelH: FONT_PX + 8 });
-  }
-  L.legend = legendRows(g, c.legend ? c.series : [], width - left);
-  L.xTitleY = top + plotH + L.labelH + FONT_PX / 2 + 2;
-  L.legendY = L.xTitleY + FONT_PX / 2 + 10;
-  L.height = L.legendY + L.legend.length * LEGEND_ROW_PX + 4;
-  return L;
-}
-
-function yPx(c, L, v) {
-  const f = c.y.log ? (Math.log10(v) - Math.log10(L.ylo)) / (Math.log10(L.yhi) - Math.log10(L.ylo))
-                    : (v - L.ylo) / (L.yhi - L.ylo);
-  return L.top + L.plotH * (1 - f);
-}
-
-function xPx(c, L, i) {
-  // the centre of position i: a bar's band, or a line's x value
-  if (c.chart === "bars") return L.left + (i + 0.5) * L.band;
-  const a = L.xa, v = a.t(c.x.values[i]);
-  return L.left + (L.plotW * (v - a.lo)) / (a.hi - a.lo);
-}
+const CHART_GRID = "#e6e8ef", CHART_AXIS = "#8a8d99", MARK = "#555555", MASKED_BAR = "#a0aec0";
 
 function swatch(g, s, x, y) {
   // a series' sign: a square (bars), a line and point, a dashed line, a diamond
@@ -234,7 +113,7 @@ function drawXLabels(g, c, L) {
     g.save();
     g.translate(xPx(c, L, i), y);
     g.rotate(-Math.PI / 2);
-    g.fillText(fit(g, c.x.labels[i], MAX_X_LABEL_PX), 0, 0);
+    g.fillText(fit((s) => g.measureText(s).width, c.x.labels[i], MAX_X_LABEL_PX), 0, 0);
     g.restore();
   }
 }
@@ -246,9 +125,7 @@ function drawBars(g, c, L) {
   setFont(g, FONT_PX, c.font);
   g.textAlign = "center";
   L.numberPx = 0;
-  // a series' numbers go on all its bars or on none (a missing number would read as a gap)
-  const numbered = bars.map((s) => Boolean(s.text) && !c.stacked
-    && Math.max(...s.text.map((t) => g.measureText(t).width)) <= w + 2);
+  const numbered = numberedBars((t) => g.measureText(t).width, c, bars, w);
   for (let i = 0; i < L.n; i++) {
     let up = 0, down = 0;
     bars.forEach((s, b) => {
@@ -337,8 +214,8 @@ function drawChartLegend(g, c, L) {
 
 function drawChart(canvas, c, width) {
   const g = canvas.getContext("2d");
-  const L = chartLayout(g, c, width);
-  blank(canvas, g, width, L.height); // canvas_grid.js
+  const L = chartLayout(measurer(g, c.font), c, width);
+  blank(canvas, g, width, L.height);
   drawTitle(g, L.titleLines, c.font);
   drawAxes(g, c, L);
   drawXLabels(g, c, L);
@@ -352,35 +229,6 @@ function drawChart(canvas, c, width) {
   if (c.mark) drawMark(g, c, L);
   drawChartLegend(g, c, L);
   return L;
-}
-
-function valueText(c, v) {
-  if (v === null) return "−∞ (masked)";
-  return c.chart === "lines" ? sig(v) : fixed(v, c.decimals);
-}
-
-function chartText(c, i, s) {
-  // what the hover box and the live region say of position i: series s, or all (s = -1)
-  const head = c.chart === "bars" ? `${c.x.title} ${i}: ${c.x.labels[i]}`
-                                  : `${c.x.title} = ${tickText(c.x.values[i])}`;
-  const which = s >= 0 ? [c.series[s]] : c.series;
-  const last = c.series.length - 1;
-  if (c.stacked && s >= 0 && s !== last) which.push(c.series[last]); // a share, and the sum
-  return [head, ...which.map((se) => `${se.name}: ${valueText(c, se.values[i])}`)].join("\n");
-}
-
-function segmentAt(c, L, i, y) {
-  // the stacked share of position i under the pointer's height y, or the sum (last series)
-  let up = 0, down = 0;
-  for (let k = 0; k < c.series.length; k++) {
-    const s = c.series[k], v = s.values[i];
-    if (s.style !== "bar" || v === null) continue;
-    const base = v >= 0 ? up : down;
-    if (v >= 0) up += v; else down += v;
-    const [a, b] = [yPx(c, L, base), yPx(c, L, base + v)].sort((p, q) => p - q);
-    if (y >= a && y <= b) return k;
-  }
-  return c.series.length - 1;
 }
 
 // How a chart answers the pointer and the keys: a cell is [position, series or -1 for all].
@@ -418,14 +266,14 @@ const CHART = {
   },
 };
 
-function chartBox(root, c, font) {
+export function chartBox(root, c, font) {
   const box = figureBox(root, CHART, "cg-chart");
   box.chart = { ...c, font };
   box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title)));
   return box;
 }
 
-function drawChartBox(box, width) {
+export function drawChartBox(box, width) {
   const c = box.chart, canvas = box.querySelector("canvas");
   const kind = c.chart === "bars" ? "bar chart" : "line chart";
   canvas.setAttribute("aria-roledescription", kind);

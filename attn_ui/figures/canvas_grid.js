@@ -6,7 +6,7 @@
 // Labels are drawn with fillText and the hover is set with textContent: nothing a
 // learner types is ever read as HTML.
 //
-// The pixel rules live here, as they depend on the width the page gives a figure:
+// The pixel rules, which depend on the width the page gives a figure:
 // - rows are 12 to 24 px, all of them labelled, up to 66 rows (64 tokens, [CLS], [SEP]);
 //   a longer axis (384 model features) gets 600 px in all and a label every few rows;
 // - columns are at least 2 px wide: a figure whose columns need more than its box scrolls
@@ -25,152 +25,21 @@
 // less the widest number's, when numbers are drawn), data-min-contrast (the lowest
 // contrast of a number against its cell), data-label-pitch (the least distance between
 // two labels of an axis, over their font size: 1 or more, they do not overlap).
+// The arithmetic of these rules has no canvas in it: js/grid_layout.js, js/ticks.js,
+// js/colour.js and js/numbers.js, unit-tested in tests/js (canvas_grid.py joins the modules
+// into the one script the component loads).
 
-const ROW_PX = 24, MAX_CELLS_PX = 600, MIN_ROW_PX = 12, MAX_LABELLED = 66;
-const MAX_CELL_W = 80, MIN_COL_PX = 2, RULER_GAP_PX = { cols: 48, rows: 16 };
-const FONT_PX = 12, TITLE_PX = 15, TITLE_LINE_PX = 19, BAR_PX = 10, MAX_LABEL_PX = 200;
-const TURNED_FONT_PX = 11, TURNED_GAP_PX = TURNED_FONT_PX;
-// MUTED reads at 5.7:1 on MASKED (WCAG AA); Streamlit's grey (#808495) did not (3.3:1)
-const INK = "#262730", MUTED = "#5c5f6b", MASKED = "#f0f2f6", AA = 4.5;
-
-function setFont(g, px, family) {
-  // every font of a drawing goes through here, so the canvas can say its smallest
-  g.font = `${px}px ${family}`;
-  g.minFontPx = Math.min(g.minFontPx || Infinity, px);
-}
-
-function luminance(c) {
-  // WCAG 2 relative luminance of [r, g, b] in 0..255
-  const lin = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-  return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
-}
-
-function contrast(a, b) {
-  const [la, lb] = [luminance(a), luminance(b)];
-  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
-}
-
-function hex(h) {
-  return [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
-}
-
-const INK_RGB = hex(INK), WHITE = [255, 255, 255], BLACK = [0, 0, 0];
-
-function numberColour(c) {
-  // white or ink, whichever contrasts more with the cell; black when neither reaches AA
-  // (black always does: a colour white fails on is light enough for it)
-  const [w, k] = [contrast(c, WHITE), contrast(c, INK_RGB)];
-  if (Math.max(w, k) >= AA) return w >= k ? [WHITE, w] : [INK_RGB, k];
-  return [BLACK, contrast(c, BLACK)];
-}
-
-function decode(b64) {
-  // base64 of little-endian float64 (heatmap.py `encode`); -inf stays -inf
-  const text = atob(b64), bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return new Float64Array(bytes.buffer);
-}
-
-function colour(scale, t) {
-  // scale: [[position 0..1, [r, g, b]], ...]; t in [0, 1]
-  t = Math.min(1, Math.max(0, t));
-  for (let k = 1; k < scale.length; k++) {
-    const [p1, c1] = scale[k];
-    if (t <= p1) {
-      const [p0, c0] = scale[k - 1];
-      const u = p1 > p0 ? (t - p0) / (p1 - p0) : 0;
-      return c0.map((v, i) => Math.round(v + u * (c1[i] - v)));
-    }
-  }
-  return scale[scale.length - 1][1];
-}
-
-function rgb(c) {
-  return `rgb(${c[0]},${c[1]},${c[2]})`;
-}
-
-function fixed(v, decimals) {
-  const s = v.toFixed(decimals);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s; // never "-0.00"
-}
-
-function unit(v, decimals) {
-  // a weight (0..1) on a cell: ".08", "1"; the hover keeps "0.08"
-  const s = fixed(v, decimals);
-  return Number(s) === 1 ? "1" : s.replace(/^0\./, ".");
-}
-
-function short(v) {
-  return Number(v.toPrecision(2)).toString();
-}
-
-function rulerStep(cellPx, gapPx) {
-  // the smallest of 1, 2, 5, 10, 20, 50, ... that puts labels gapPx apart
-  for (let p = 1; ; p *= 10) {
-    for (const s of [1, 2, 5]) if (s * p * cellPx >= gapPx) return s * p;
-  }
-}
-
-function fit(g, text, px) {
-  // the text, cut with "…" to at most px wide (the hover keeps all of it)
-  if (g.measureText(text).width <= px) return text;
-  let lo = 0, hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (g.measureText(text.slice(0, mid) + "…").width <= px) lo = mid; else hi = mid - 1;
-  }
-  return text.slice(0, lo) + "…";
-}
-
-function wrap(g, text, px) {
-  // the title in lines at most px wide, broken at spaces but never inside its shape
-  const lines = [];
-  let line = "";
-  for (const word of text.match(/\(\d+ × \d+\)|\S+/g) || [""]) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && g.measureText(next).width > px) { lines.push(line); line = word; } else line = next;
-  }
-  return [...lines, line];
-}
-
-function rowHeight(n) {
-  return n <= MAX_LABELLED ? Math.max(MIN_ROW_PX, Math.min(ROW_PX, MAX_CELLS_PX / n))
-                           : MAX_CELLS_PX / n;
-}
-
-function layout(g, f, width) {
-  // Where everything goes, from the labels' measured widths (no second pass needed).
-  const [n, m] = f.shape;
-  if (f.small) { // a figure of a grid: cells only, square
-    const cellW = width / m;
-    return { n, m, left: 0, top: 0, cellW, cellH: cellW, plotH: cellW * n, height: cellW * n,
-             titleLines: [] };
-  }
-  g.font = `${TITLE_PX}px ${f.font}`;
-  const titleLines = wrap(g, f.title, Math.max(60, width - 40)); // the PNG link on the right
-  g.font = `${FONT_PX}px ${f.font}`;
-  const widest = (labels) => Math.max(...labels.map((s) => g.measureText(s).width), 10);
-  const rowLabelMax = Math.min(MAX_LABEL_PX, width * 0.35); // the cells keep most of a phone
-  const rowLabel = Math.min(widest(f.rows), rowLabelMax);
-  const colLabel = Math.min(widest(f.cols), MAX_LABEL_PX);
-  const left = rowLabel + 10 + FONT_PX + 8;
-  // Never narrower than MIN_COL_PX: 384 features in a third of a screen would blend into
-  // a blur of about half as many columns. The figure grows wider and its box scrolls.
-  const cellW = Math.min(MAX_CELL_W, Math.max(MIN_COL_PX, (width - left - 12) / m));
-  const scrolls = left + m * cellW + 12 > width + 0.5;
-  if (scrolls) titleLines.push(`scroll sideways: all ${m} columns`);
-  const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
-  const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
-  const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;
-  const top = titleLines.length * TITLE_LINE_PX + 12;
-  const cellH = rowHeight(n), plotH = cellH * n;
-  const bottom = bottomLabels + FONT_PX + 10 + BAR_PX + FONT_PX + 14;
-  return { n, m, left, top, cellW, cellH, plotH, upright, ruler, titleLines, rowLabelMax,
-           width: scrolls ? Math.ceil(left + m * cellW + 12) : width,
-           height: top + plotH + bottom, colLabelY: top + plotH + 4,
-           axisY: top + plotH + bottomLabels + 4,
-           barY: top + plotH + bottomLabels + FONT_PX + 12 };
-}
+import { chartBox, drawChartBox } from "./canvas_chart.js";
+import { blank, drawTitle, measurer, setFont } from "./js/canvas.js";
+import { colour, contrast, hex, INK, MASKED, MUTED, numberColour, rgb } from "./js/colour.js";
+import { figureBox, pngLink } from "./js/figure_box.js";
+import { cellNumbers, cellText, layout, MAX_LABEL_PX, MAX_LABELLED, MIN_ROW_PX,
+         RULER_GAP_PX } from "./js/grid_layout.js";
+import { hoverText } from "./js/hover.js";
+import { decode, short } from "./js/numbers.js";
+import { BAR_PX, FONT_PX, TURNED_FONT_PX, TURNED_GAP_PX } from "./js/sizes.js";
+import { fileName, fit } from "./js/text.js";
+import { rulerStep } from "./js/ticks.js";
 
 function drawCells(g, f, L, dpr) {
   // Cell edges on whole device pixels: edges in between blur into light seams between
@@ -186,15 +55,8 @@ function drawCells(g, f, L, dpr) {
   const span = f.zmax - f.zmin || 1;
   g.font = `${FONT_PX}px ${f.font}`;
   g.textAlign = "center";
-  const text = (v) => (f.unit ? unit(v, f.decimals) : fixed(v, f.decimals));
-  // numbers on every cell or on none: the widest one drawn must fit its cell (a 3-digit
-  // similarity spilled into its neighbours when only "-0.00" was measured)
-  let widest = 0;
-  if (f.numbers) {
-    const drawn = new Set(Array.from(z, (v) => (Number.isFinite(v) ? text(v) : "-∞")));
-    for (const t of drawn) widest = Math.max(widest, g.measureText(t).width);
-  }
-  const numbers = f.numbers && L.cellH >= 14 && L.cellW >= widest + 4;
+  const text = cellText(f);
+  const { numbers, widest } = cellNumbers((t) => g.measureText(t).width, f, L);
   if (numbers) setFont(g, FONT_PX, f.font);
   L.numberPx = numbers ? FONT_PX : 0;
   L.numberRoom = numbers ? L.cellW - widest : null; // for the tests: at least 0
@@ -211,7 +73,7 @@ function drawCells(g, f, L, dpr) {
                                   : numberColour(c);
       L.minContrast = Math.min(L.minContrast, ratio);
       g.fillStyle = rgb(ink);
-      g.fillText(masked ? "-∞" : text(v), x + L.cellW / 2, y + L.cellH / 2);
+      g.fillText(text(v), x + L.cellW / 2, y + L.cellH / 2);
     }
   }
 }
@@ -236,6 +98,7 @@ function drawBand(g, f, L) {
 }
 
 function drawLabels(g, f, L) {
+  const textWidth = (s) => g.measureText(s).width; // in the type in use
   g.fillStyle = INK;
   setFont(g, FONT_PX, f.font);
   g.textAlign = "right";
@@ -243,7 +106,8 @@ function drawLabels(g, f, L) {
                                                          : Math.ceil(MIN_ROW_PX / L.cellH);
   const pitch = [(rs * L.cellH) / FONT_PX];
   for (let i = 0; i < L.n; i += rs) {
-    g.fillText(fit(g, f.rows[i], L.rowLabelMax), L.left - 4, L.top + (i + 0.5) * L.cellH);
+    const y = L.top + (i + 0.5) * L.cellH;
+    g.fillText(fit(textWidth, f.rows[i], L.rowLabelMax), L.left - 4, y);
   }
   const x = (j) => L.left + (j + 0.5) * L.cellW;
   if (L.upright) {
@@ -263,7 +127,7 @@ function drawLabels(g, f, L) {
       g.save();
       g.translate(x(j), L.colLabelY);
       g.rotate(-Math.PI / 2);
-      g.fillText(fit(g, f.cols[j], MAX_LABEL_PX), 0, 0);
+      g.fillText(fit(textWidth, f.cols[j], MAX_LABEL_PX), 0, 0);
       g.restore();
     }
   }
@@ -309,31 +173,9 @@ function drawLegend(g, items, x, y, font) {
   }
 }
 
-function blank(canvas, g, width, height) {
-  // the canvas sized for the screen's pixels, white, ready for text centred on its y
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(height * dpr);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.minFontPx = Infinity;
-  g.fillStyle = "#fff";
-  g.fillRect(0, 0, width, height);
-  g.textBaseline = "middle";
-  return dpr;
-}
-
-function drawTitle(g, lines, font) {
-  g.fillStyle = INK;
-  setFont(g, TITLE_PX, font);
-  g.textAlign = "left";
-  lines.forEach((line, k) => g.fillText(line, 0, TITLE_LINE_PX * (k + 0.5) + 4));
-}
-
 function draw(canvas, f, width) {
   const g = canvas.getContext("2d");
-  const L = layout(g, f, width);
+  const L = layout(measurer(g, f.font), f, width);
   width = L.width || width; // wider than its box when its columns need the room
   const dpr = blank(canvas, g, width, L.height);
   drawCells(g, f, L, dpr);
@@ -346,38 +188,6 @@ function draw(canvas, f, width) {
   else drawBar(g, f, L.left, L.barY, barW, f.font);
   return L;
 }
-
-function hoverText(f, i, j) {
-  const v = f.values[i * f.shape[1] + j];
-  const value = Number.isFinite(v) ? fixed(v, f.decimals) : "-∞ (masked)";
-  const lines = [`${f.rowTitle} ${i}: ${f.rows[i]}`, `${f.colTitle} ${j}: ${f.cols[j]}`,
-                 `value: ${value}`];
-  if (f.small) lines.unshift(f.title.split("   (")[0]);
-  if (f.hover) lines.push(f.hover[i][j]);
-  return lines.join("\n");
-}
-
-function fileName(title) {
-  return `${(title.split("   (")[0].trim() || "matrix").replace(/[^\w.-]+/g, "_")}.png`;
-}
-
-function pngLink(canvasOf, name) {
-  // a link that saves a canvas (made when clicked) as a PNG file
-  const png = document.createElement("a");
-  png.textContent = "PNG";
-  png.title = "Download this figure as a PNG image";
-  png.href = "#";
-  Object.assign(png.style, { position: "absolute", top: "0", right: "0", fontSize: "12px" });
-  png.addEventListener("click", (e) => {
-    png.href = canvasOf().toDataURL("image/png");
-    png.download = name();
-    e.stopPropagation();
-  });
-  return png;
-}
-
-const HIDDEN = { position: "absolute", width: "1px", height: "1px", overflow: "hidden",
-                 clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }; // read out, not shown
 
 // How a heatmap answers the pointer and the keys: a cell is [row, column].
 const HEATMAP = {
@@ -407,77 +217,6 @@ const HEATMAP = {
     return null;
   },
 };
-
-function figureBox(root, ops = HEATMAP, className = "cg-figure") {
-  // A figure's box: its canvas, the hover box, the focused cell's outline and a live region.
-  // `ops` says what a cell is for this kind of figure (HEATMAP; CHART in canvas_chart.js).
-  const box = document.createElement("div");
-  box.className = className;
-  box.style.position = "relative";
-  box.style.minWidth = "0";
-  box.style.overflowX = "auto"; // a figure wider than its box (384 features) scrolls
-  const canvas = document.createElement("canvas");
-  // A widget of its own: the arrow keys move a focused cell (a screen reader hands them
-  // over to an "application"; an "img" would keep them for its own reading).
-  canvas.setAttribute("role", "application");
-  canvas.setAttribute("aria-roledescription", ops.role);
-  canvas.tabIndex = 0;
-  canvas.style.display = "block";
-  const tip = document.createElement("div");
-  tip.className = "cg-hover";
-  Object.assign(tip.style, {
-    position: "absolute", display: "none", pointerEvents: "none", whiteSpace: "pre",
-    background: INK, color: "#fff", font: `${FONT_PX}px sans-serif`,
-    padding: "4px 6px", borderRadius: "4px", zIndex: 2,
-  });
-  const ring = document.createElement("div"); // the focused cell's outline
-  ring.className = "cg-focus";
-  Object.assign(ring.style, { position: "absolute", display: "none", pointerEvents: "none",
-                              outline: `2px solid ${INK}`, boxShadow: "0 0 0 2px #fff inset" });
-  const said = document.createElement("div"); // the live region: the focused cell, in words
-  said.className = "cg-said";
-  said.setAttribute("aria-live", "polite");
-  Object.assign(said.style, HIDDEN);
-  const show = (cell, x, y, flip) => {
-    tip.textContent = ops.text(box, cell);
-    tip.style.display = "block";
-    tip.style.left = flip ? "" : `${x + 12}px`;
-    tip.style.right = flip ? `${canvas.clientWidth - x + 12}px` : "";
-    tip.style.top = `${y + 12}px`;
-  };
-  const hover = (e) => {
-    const r = canvas.getBoundingClientRect();
-    const x = e.clientX - r.left, y = e.clientY - r.top, cell = ops.at(box, x, y);
-    if (!cell) { tip.style.display = "none"; return; }
-    show(cell, x, y, e.clientX > window.innerWidth * 0.55); // keep the box on the screen
-  };
-  const focusCell = (cell) => {
-    cell = ops.clamp(box, cell);
-    box.cell = cell;
-    const q = ops.ring(box, cell);
-    Object.assign(ring.style, { display: "block", left: `${q.x}px`, top: `${q.y}px`,
-                                width: `${q.w}px`, height: `${q.h}px` });
-    const r = canvas.getBoundingClientRect();
-    show(cell, q.x + q.w, q.y + Math.min(q.h, 24), r.left + q.x > window.innerWidth * 0.55);
-    said.textContent = ops.text(box, cell).split("\n").join(", ");
-  };
-  canvas.addEventListener("keydown", (e) => {
-    const next = ops.key(box, box.cell || ops.start(box), e.key, e.ctrlKey);
-    if (!next) return;
-    focusCell(next);
-    e.preventDefault(); // the arrows move the cell, not the page
-  });
-  canvas.addEventListener("focus", () => focusCell(box.cell || ops.start(box)));
-  canvas.addEventListener("blur", () => { tip.style.display = "none"; ring.style.display = "none"; });
-  canvas.addEventListener("pointermove", hover); // a mouse
-  canvas.addEventListener("pointerdown", hover); // a tap on a phone
-  canvas.addEventListener("pointerleave", () => {
-    if (document.activeElement !== canvas) tip.style.display = "none";
-  });
-  box.append(canvas, ring, tip, said);
-  root.appendChild(box);
-  return box;
-}
 
 function arrowBox(root, text) {
   const a = document.createElement("div");
@@ -587,7 +326,7 @@ function section(root, sec, narrow) {
     }
     if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); return; }
     if (it.chart) { boxes.push(chartBox(grid, it, root.font)); return; } // canvas_chart.js
-    const box = figureBox(grid);
+    const box = figureBox(grid, HEATMAP, "cg-figure");
     box.figure = { ...it, values: decode(it.z), font: root.font };
     if (it.frame) Object.assign(box.style, { outline: `3px solid ${it.frame}`, outlineOffset: "1px" });
     if (!it.small) box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title)));

@@ -3,7 +3,8 @@ line charts, on <canvas>.
 
 One custom component (st.components.v2: no iframe, no extra library) draws one figure or a
 page's worth of them, in place: a new sentence redraws the canvases instead of mounting new
-figures (heatmap.py says why, and builds the figures; canvas_grid.js draws them).
+figures (heatmap.py says why, and builds the figures; canvas_grid.js draws them, with
+canvas_chart.js and the modules of js/, whose pure helpers tests/js tests with Node).
 A page sends sections: a titled grid of figures and arrows (the overview), a single figure
 (`figure`: what `matrix.matrix` draws, or a chart of `chart.py`), or a grid of small
 figures with row and column labels and one colour bar (`small_multiples`, the model
@@ -17,11 +18,11 @@ from pathlib import Path
 
 import streamlit as st
 
-# The heatmaps' renderer, then the charts' (canvas_chart.js uses canvas_grid.js's helpers)
-_JS = "\n".join(
-    Path(__file__).with_name(name).read_text(encoding="utf-8")
-    for name in ("canvas_grid.js", "canvas_chart.js")
-)
+from attn_ui.figures import js_bundle
+
+# canvas_grid.js and the modules it imports (canvas_chart.js, js/*.js), joined into the one
+# script a component takes (js_bundle.py says how, and why not files)
+_JS = js_bundle.bundle(Path(__file__).with_name("canvas_grid.js"))
 _component = st.components.v2.component("attention_lab_canvas_grid", js=_JS, isolate_styles=False)
 
 

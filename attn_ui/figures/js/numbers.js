@@ -1,0 +1,33 @@
+// Numbers: as they arrive from Python, and as text on a cell, a bar, an axis or a hover box.
+
+export function decode(b64) {
+  // base64 of little-endian float64 (heatmap.py `encode`); -inf stays -inf
+  const text = atob(b64), bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return new Float64Array(bytes.buffer);
+}
+
+export function fixed(v, decimals) {
+  const s = v.toFixed(decimals);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s; // never "-0.00"
+}
+
+export function unit(v, decimals) {
+  // a weight (0..1) on a cell: ".08", "1"; the hover keeps "0.08"
+  const s = fixed(v, decimals);
+  return Number(s) === 1 ? "1" : s.replace(/^0\./, ".");
+}
+
+export function short(v) {
+  // a colour bar's end: two significant digits
+  return Number(v.toPrecision(2)).toString();
+}
+
+export function sig(v) {
+  // a line chart's value in the hover box: four significant digits
+  return Number(v.toPrecision(4)).toString();
+}
+
+export function tickText(v) {
+  return Number(v.toPrecision(6)).toString(); // 0.30000000000000004 -> "0.3"
+}
