@@ -50,7 +50,7 @@ from attn_core.errors import (
 )
 from attn_core.labs.additive import AdditiveTrace, additive_attention
 from attn_core.masks import causal_mask, padding_mask, window_mask
-from attn_core.multihead import MultiHeadTrace, multi_head_attention, split_heads
+from attn_core.multihead import MultiHeadTrace, merge_heads, multi_head_attention, split_heads
 from attn_core.softmax import softmax
 from attn_core.tiled import TiledTrace, tiled_attention
 from attn_core.training import TrainingRun, train_head
@@ -84,6 +84,7 @@ __all__ = [
     "hand_heads",
     "make_exercise",
     "lesson_weights",
+    "merge_heads",
     "multi_head_attention",
     "padding_mask",
     "pencil",

@@ -47,6 +47,24 @@ def positive_number(value, name: str) -> float:
     return number
 
 
+def whole_number(
+    value, name: str, low: int | None = None, high: int | None = None, *, error=AttentionInputError
+) -> int:
+    """Return `value` as an int in ``low .. high`` (either bound optional), or raise `error`.
+
+    Python and NumPy integers only: True and False are not numbers here, and neither are
+    2.0 or "2" (a page passes what its widget holds; a float there is a mistake to report).
+    """
+    is_int = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if is_int and (low is None or value >= low) and (high is None or value <= high):
+        return int(value)
+    if low is None:
+        bounds = "" if high is None else f" of at most {high}"
+    else:
+        bounds = f" of at least {low}" if high is None else f" from {low} to {high}"
+    raise error(f"{name} must be a whole number{bounds}, got {value!r}.")
+
+
 def as_matrix(a, name: str, *, ndim: int | None = 2) -> np.ndarray:
     """Return `a` as a finite float array, or raise an error that names `name`.
 

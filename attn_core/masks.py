@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError, FullyMaskedRowError, ShapeError
+from attn_core.errors import AttentionInputError, FullyMaskedRowError, ShapeError, whole_number
 
-MAX_LEN = 16_384  # a (T, T) mask of this size is 256 MB already
+MAX_LEN = 16_384  # a (T, T) boolean mask of this size is 268 MB already
 
 
 def _check_len(t: int, name: str = "t") -> int:
-    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1:
-        raise AttentionInputError(f"{name} must be a whole number of at least 1, got {t!r}.")
+    t = whole_number(t, name, 1)
     if t > MAX_LEN:
         raise AttentionInputError(f"{name} = {t} is too long for a T x T mask; at most {MAX_LEN}.")
-    return int(t)
+    return t
 
 
 def causal_mask(t: int) -> np.ndarray:
@@ -30,8 +29,7 @@ def causal_mask(t: int) -> np.ndarray:
 def padding_mask(valid_len: int, t: int) -> np.ndarray:
     """(T, T): every query sees only the first `valid_len` keys; later keys are padding."""
     t = _check_len(t)
-    if isinstance(valid_len, bool) or not isinstance(valid_len, (int, np.integer)):
-        raise AttentionInputError(f"valid_len must be a whole number, got {valid_len!r}.")
+    valid_len = whole_number(valid_len, "valid_len")
     if not 0 <= valid_len <= t:
         raise AttentionInputError(f"valid_len must be between 0 and {t}, got {valid_len}.")
     keys_ok = np.arange(t) < valid_len  # (T,)
@@ -44,8 +42,7 @@ def window_mask(t: int, width: int) -> np.ndarray:
     ``width=0`` is the diagonal only; ``width >= T - 1`` is global attention.
     """
     t = _check_len(t)
-    if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 0:
-        raise AttentionInputError(f"width must be a whole number >= 0, got {width!r}.")
+    width = whole_number(width, "width", 0)
     i = np.arange(t)
     return np.abs(i[:, None] - i[None, :]) <= width
 

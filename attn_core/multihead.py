@@ -1,48 +1,97 @@
-"""Multi-head attention: h heads side by side, concatenated, then mixed by w_o."""
+"""Multi-head attention: h heads side by side, concatenated, then mixed by w_o.
+
+The heads are computed together, as one batch of (n_heads, T, d) arrays; head h is
+index h of every array (a view, nothing copied).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from attn_core.attention import Trace, attend
-from attn_core.errors import AttentionInputError, NonFiniteError, ShapeError, all_finite, as_matrix
+from attn_core.errors import NonFiniteError, ShapeError, all_finite, as_matrix, whole_number
 
 
 @dataclass(frozen=True, eq=False)
 class MultiHeadTrace:
-    """Every intermediate of multi-head attention.
+    """Every intermediate of multi-head attention. The arrays it computes are read-only:
+    a head's Trace shares their memory.
 
     Attributes
     ----------
     x : (T, d_model)
-    heads : tuple of n_heads Trace, head h built from columns h*d_k:(h+1)*d_k of w_q, w_k
+    w_q, w_k : (d_model, n_heads * d_k)    w_v : (d_model, n_heads * d_v)
+        head h reads columns h*d:(h+1)*d of each
+    batched : Trace of every head at once, head h at index h of each array:
+        q, k : (n_heads, T, d_k)    v, output : (n_heads, T, d_v)
+        scores, scaled, masked, weights : (n_heads, T, T)    mask : (T, T), shared
     concat : (T, n_heads * d_v)   the heads' outputs side by side
     w_o : (n_heads * d_v, d_model)
     output : (T, d_model)          concat w_o
+    heads : tuple of n_heads Trace, head h's views of ``batched`` and of the weights
     """
 
     x: np.ndarray
-    heads: tuple[Trace, ...]
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    batched: Trace
     concat: np.ndarray
     w_o: np.ndarray
     output: np.ndarray
 
     @property
     def n_heads(self) -> int:
-        return len(self.heads)
+        return self.batched.q.shape[0]
 
     @property
     def weights(self) -> np.ndarray:
         """(n_heads, T, T): every head's attention weights."""
-        return np.stack([h.weights for h in self.heads])
+        return self.batched.weights
+
+    @cached_property
+    def heads(self) -> tuple[Trace, ...]:
+        """One Trace per head: index h of every batched array (views, nothing recomputed)."""
+        b, n = self.batched, self.n_heads
+        w_q, w_k, w_v = (_read_only(split_heads(w, n)) for w in (self.w_q, self.w_k, self.w_v))
+        return tuple(
+            Trace(
+                b.q[h],
+                b.k[h],
+                b.v[h],
+                b.scores[h],
+                b.scale,
+                b.scaled[h],
+                b.mask,
+                b.masked[h],
+                b.weights[h],
+                b.output[h],
+                b.temperature,
+                self.x,
+                w_q[h],  # (d_model, d_k): columns h*d_k:(h+1)*d_k of w_q
+                w_k[h],
+                w_v[h],
+            )
+            for h in range(n)
+        )
 
 
 def split_heads(a: np.ndarray, n_heads: int) -> np.ndarray:
-    """(T, n_heads * d) -> (n_heads, T, d): head h takes columns h*d:(h+1)*d."""
+    """(T, n_heads * d) -> (n_heads, T, d): head h takes columns h*d:(h+1)*d. A view."""
     t, width = a.shape
-    return a.reshape(t, n_heads, width // n_heads).transpose(1, 0, 2)
+    return a.reshape(t, n_heads, width // n_heads).transpose(1, 0, 2)  # (T, h, d) -> (h, T, d)
+
+
+def merge_heads(a: np.ndarray) -> np.ndarray:
+    """(n_heads, T, d) -> (T, n_heads * d): the heads side by side, head h in columns h*d:(h+1)*d.
+
+    The inverse of ``split_heads``.
+    """
+    h, t, d = a.shape
+    return a.transpose(1, 0, 2).reshape(t, h * d)  # (h, T, d) -> (T, h, d) -> (T, h*d)
 
 
 def _check_heads(x, w_q, w_k, w_v, w_o, n_heads):
@@ -50,8 +99,7 @@ def _check_heads(x, w_q, w_k, w_v, w_o, n_heads):
     w_q, w_k, w_v, w_o = (
         as_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"), (w_o, "w_o"))
     )
-    if isinstance(n_heads, bool) or not isinstance(n_heads, (int, np.integer)) or n_heads < 1:
-        raise AttentionInputError(f"n_heads must be a whole number >= 1, got {n_heads!r}.")
+    n_heads = whole_number(n_heads, "n_heads", 1)
     d_model = x.shape[1]
     for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")):
         if w.shape[0] != d_model:
@@ -65,7 +113,7 @@ def _check_heads(x, w_q, w_k, w_v, w_o, n_heads):
         raise ShapeError(f"w_q and w_k must have the same width, got {w_q.shape}, {w_k.shape}.")
     if w_o.shape[0] != w_v.shape[1]:
         raise ShapeError(f"w_o must have {w_v.shape[1]} rows (n_heads * d_v), got {w_o.shape}.")
-    return x, w_q, w_k, w_v, w_o
+    return x, w_q, w_k, w_v, w_o, n_heads
 
 
 def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads: int, *, mask=None) -> MultiHeadTrace:
@@ -87,30 +135,25 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads: int, *, mask=None) -> M
     -------
     MultiHeadTrace
     """
-    x, w_q, w_k, w_v, w_o = _check_heads(x, w_q, w_k, w_v, w_o, n_heads)
-    q = split_heads(x @ w_q, n_heads)  # (T, h*d_k) -> (h, T, d_k)
-    k = split_heads(x @ w_k, n_heads)
-    v = split_heads(x @ w_v, n_heads)  # (h, T, d_v)
-    both = attend(q, k, v, mask=mask)  # all heads in one batched call; inputs checked above
-    heads = _per_head(both, x, (w_q, w_k, w_v), n_heads)
-    concat = both.output.transpose(1, 0, 2).reshape(x.shape[0], -1)  # (h, T, d_v) -> (T, h*d_v)
+    x, w_q, w_k, w_v, w_o, h = _check_heads(x, w_q, w_k, w_v, w_o, n_heads)
+    q = split_heads(x @ w_q, h)  # (T, d_model) x (d_model, h*d_k) -> (T, h*d_k) -> (h, T, d_k)
+    k = split_heads(x @ w_k, h)  # (h, T, d_k)
+    v = split_heads(x @ w_v, h)  # (h, T, d_v)
+    batched = attend(q, k, v, mask=mask)  # every head in one call; inputs checked above
+    concat = merge_heads(batched.output)  # (h, T, d_v) -> (T, h*d_v)
     output = concat @ w_o  # (T, h*d_v) x (h*d_v, d_model) -> (T, d_model)
     if not all_finite(output):  # finite inputs, yet the values overflowed on the way
         raise NonFiniteError(
             "The values grew too large to represent (overflow to infinity); "
             "use smaller numbers in x or in the weights."
         )
-    return MultiHeadTrace(x, heads, concat, w_o, output)
+    b = batched
+    for a in (q, k, v, b.scores, b.scaled, b.masked, b.weights, b.output, concat, output):
+        _read_only(a)  # head h's Trace holds views of these: nobody may write into them
+    return MultiHeadTrace(x, w_q, w_k, w_v, batched, concat, w_o, output)
 
 
-def _per_head(both: Trace, x: np.ndarray, ws: tuple, n_heads: int) -> tuple[Trace, ...]:
-    """One Trace per head from the batched one: views of its arrays, nothing recomputed."""
-    steps = (both.q, both.k, both.v, both.scores, both.scaled, both.masked, both.weights)
-    w_heads = (split_heads(w, n_heads) for w in ws)  # head h: columns h*d:(h+1)*d of w_q ...
-    s, m, tau = both.scale, both.mask, both.temperature
-    return tuple(
-        Trace(q, k, v, scores, s, scaled, m, masked, weights, z, tau, x, w_q, w_k, w_v)
-        for q, k, v, scores, scaled, masked, weights, z, w_q, w_k, w_v in zip(
-            *steps, both.output, *w_heads, strict=True
-        )  # iterating an (h, ...) array yields its h views
-    )
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """`a`, no longer writeable (a view's flag leaves its base as it was)."""
+    a.flags.writeable = False
+    return a

@@ -31,11 +31,12 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     (..., T) ndarray, the shape of `x`: non-negative, sums to 1 along `axis`.
     Float32 stays float32; everything else is float64.
     """
-    x = _as_scores(x) / positive_number(temperature, "temperature")
-    _check_rows(x, axis)
-    if x.dtype == np.float32:  # the pretrained model's precision: see attn_core.fast
-        return fast.softmax(x, axis)
+    tau = positive_number(temperature, "temperature")
+    x = _as_scores(x) if tau == 1 else _as_scores(x) / tau  # (..., T); x / 1 would be a copy
     m = x.max(axis, keepdims=True)  # (..., 1): the largest score of each row
+    _check_rows(m)
+    if x.dtype == np.float32:  # the pretrained model's precision: see attn_core.fast
+        return fast.softmax(x, axis, m)
     e = np.exp(x - m)  # (..., T): in (0, 1], exactly 1 at the largest, 0 where -inf
     return e / e.sum(axis, keepdims=True)  # (..., T) / (..., 1)
 
@@ -53,9 +54,9 @@ def _as_scores(x) -> np.ndarray:
     return x if x.dtype == np.float32 else x.astype(np.float64, copy=False)
 
 
-def _check_rows(x: np.ndarray, axis: int) -> None:
-    """Raise unless every row along `axis` has a finite largest score (after the temperature)."""
-    if not np.isfinite(x.max(axis)).all():
+def _check_rows(m: np.ndarray) -> None:
+    """Raise unless every row's largest score `m` (after the temperature) is finite."""
+    if not np.isfinite(m).all():
         raise AttentionInputError(
             "Softmax needs a finite largest score in every row. A row that is all -inf "
             "(fully masked) or holds NaN or infinity has no distribution; if the scores "

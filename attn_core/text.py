@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError, as_matrix
+from attn_core.errors import AttentionInputError, as_matrix, whole_number
 from attn_core.pretrained import load_minilm
 
 MAX_TOKENS = 64
@@ -96,13 +96,8 @@ def _check_options(d, source, seed) -> None:
     if source not in SOURCES:
         raise AttentionInputError(f"source must be 'pretrained' or 'random', got {source!r}.")
     width = load_minilm().d_model
-    if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= width:
-        raise AttentionInputError(
-            f"d must be a whole number from 1 to {width} (the size of the model's word "
-            f"vectors), got {d!r}."
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
+    whole_number(d, "d", 1, width)  # width: the size of the model's word vectors
+    whole_number(seed, "seed", 0)
 
 
 def _tokenize(sentence) -> tuple[tuple[str, ...], np.ndarray]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import _check_qkv
-from attn_core.errors import AttentionInputError, ShapeError, positive_number
+from attn_core.errors import AttentionInputError, ShapeError, positive_number, whole_number
 from attn_core.masks import check_mask
 
 
@@ -94,11 +94,10 @@ class TiledTrace:
 
 
 def _check_block(block) -> int:
-    if isinstance(block, bool) or not isinstance(block, (int, np.integer)):
-        raise AttentionInputError(f"block must be a whole number of keys, got {block!r}.")
+    block = whole_number(block, "block")
     if block < 1:
         raise AttentionInputError(f"block must hold at least 1 key, got {block}.")
-    return int(block)
+    return block
 
 
 def _checked(q, k, v, block, mask, scale):

@@ -35,7 +35,7 @@ import numpy as np
 
 from attn_core.attention import Trace, attention
 from attn_core.backward import attention_backward
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 
 TASKS = {
     "previous_token": "each query attends to the token just before it",
@@ -252,9 +252,7 @@ def check_settings(s: TrainSettings) -> TrainSettings:
     check_task(s.task)
     for name, (low, high) in LIMITS.items():
         value = getattr(s, name)
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise AttentionInputError(f"{name} must be a whole number, got {value!r}.")
-        if not low <= value <= high:
+        if not low <= whole_number(value, name) <= high:
             raise AttentionInputError(f"{name} must be between {low} and {high}, got {value}.")
     if isinstance(s.lr, bool) or not isinstance(s.lr, int | float) or not 0 < s.lr <= 100:
         raise AttentionInputError(f"lr (the learning rate) must be in (0, 100], got {s.lr!r}.")
@@ -277,8 +275,7 @@ def train_head(task: str = "previous_token", *, seed: int = 0, **settings) -> Tr
     -------
     TrainingRun
     """
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
+    whole_number(seed, "seed", 0)
     unknown = sorted(set(settings) - set(TrainSettings.__dataclass_fields__) - {"task"})
     if unknown:
         raise AttentionInputError(f"Unknown setting {', '.join(unknown)} for train_head.")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError
+from attn_core.errors import whole_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,11 +35,9 @@ def lesson_weights(
     """
     d_v = d_k if d_v is None else d_v
     for name, n in (("d_model", d_model), ("d_k", d_k), ("d_v", d_v), ("n_heads", n_heads)):
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise AttentionInputError(f"{name} must be a whole number >= 1, got {n!r}.")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        # None would draw fresh entropy: the same arguments must give the same matrices
-        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
+        whole_number(n, name, 1)
+    # not None, which would draw fresh entropy: the same arguments must give the same matrices
+    whole_number(seed, "seed", 0)
     std = 1.0 / np.sqrt(d_model)
     heads = [np.random.default_rng([seed, h]) for h in range(n_heads)]
     w_q, w_k, w_v = (

@@ -20,7 +20,7 @@ from attn_core.by_hand.backward import HandGrads, hand_backward, max_denominator
 from attn_core.by_hand.rules import scale_scores
 from attn_core.by_hand.tiles import HandTile, hand_tiles
 from attn_core.by_hand.trace import HandTrace, concat_z, hand_heads
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 
 DIFFICULTIES = ("easy", "medium", "hard")
 VARIANTS = ("plain", "causal", "two_heads", "tiles", "backward")
@@ -123,9 +123,7 @@ class Exercise:
 def _size(rng: np.random.Generator, value, name: str, allowed, default) -> int:
     if value is None:
         return int(rng.integers(default[0], default[1] + 1))
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise AttentionInputError(f"{name} must be a whole number, got {value!r}.")
-    if not allowed[0] <= value <= allowed[1]:
+    if not allowed[0] <= whole_number(value, name) <= allowed[1]:
         raise AttentionInputError(
             f"{name} must be between {allowed[0]} and {allowed[1]} for a sheet done by hand, "
             f"got {value}."
@@ -230,8 +228,7 @@ def make_exercise(
     _check_choice(difficulty, "difficulty", DIFFICULTIES)
     _check_choice(variant, "variant", VARIANTS)
     _check_choice(scale_rule, "scale_rule", ("floor", "trunc"))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise AttentionInputError(f"seed must be a whole number >= 0, got {seed!r}.")
+    whole_number(seed, "seed", 0)
     spec, rng = SPECS[difficulty], np.random.default_rng(seed)
     back = variant == "backward"
     default_t = (4, 4) if variant == "tiles" else (3, 3) if back else spec.tokens

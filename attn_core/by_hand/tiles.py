@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from attn_core.by_hand.trace import HandTrace
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,8 +54,7 @@ class HandTile:
 
 
 def _check(t: HandTrace, block) -> int:
-    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
-        raise AttentionInputError(f"block must be a whole number of keys >= 1, got {block!r}.")
+    whole_number(block, "block", 1)
     if t.scale_rule == "exact":
         raise AttentionInputError(
             "Tiles by hand need whole-number scaled scores: use the floor or trunc rule."

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.by_hand.rules import SCALE_RULES, as_int_matrix, col_softmax, scale_scores
-from attn_core.errors import AttentionInputError, ShapeError
+from attn_core.errors import AttentionInputError, ShapeError, whole_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,12 +70,6 @@ class HandTrace:
         return self.x.shape[1]
 
 
-def _whole(n, name: str, low: int) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
-        raise AttentionInputError(f"{name} must be a whole number >= {low}, got {n!r}.")
-    return int(n)
-
-
 def _check_inputs(x, w_q, w_k, w_v) -> tuple[np.ndarray, ...]:
     x = as_int_matrix(x, "x")
     ws = [as_int_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"))]
@@ -114,7 +108,7 @@ def hand_attention(
     """
     if scale_rule not in SCALE_RULES:
         raise AttentionInputError(f"scale_rule must be one of {SCALE_RULES}, got {scale_rule!r}.")
-    base = _whole(base, "base", 2)
+    base = whole_number(base, "base", 2)
     x, w_q, w_k, w_v = _check_inputs(x, w_q, w_k, w_v)
     q, k, v = w_q @ x, w_k @ x, w_v @ x  # (d_k, d_model) x (d_model, T) -> (d_k, T)
     scores = k.T @ q  # (T, d_k) x (d_k, T) -> (T, T)
@@ -161,7 +155,7 @@ def hand_heads(x, w_q, w_k, w_v, n_heads: int = 2, **rules) -> tuple[HandTrace, 
     -------
     tuple of n_heads HandTrace; ``concat_z`` stacks their outputs.
     """
-    n_heads = _whole(n_heads, "n_heads", 1)
+    n_heads = whole_number(n_heads, "n_heads", 1)
     x, w_q, w_k, w_v = _check_inputs(x, w_q, w_k, w_v)
     for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")):
         if w.shape[0] % n_heads:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError, ShapeError, as_matrix
+from attn_core.errors import ShapeError, as_matrix, whole_number
 from attn_core.softmax import softmax
 
 
@@ -120,9 +120,7 @@ def additive_params(d_s: int, d_h: int, d_a: int, *, seed: int = 0):
     (a standard deviation near 1 for d_a around 16), so the alignment is not uniform.
     """
     for name, n in (("d_s", d_s), ("d_h", d_h), ("d_a", d_a), ("seed", seed)):
-        low = 0 if name == "seed" else 1
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < low:
-            raise AttentionInputError(f"{name} must be a whole number >= {low}, got {n!r}.")
+        whole_number(n, name, 0 if name == "seed" else 1)
     rng = np.random.default_rng(seed)
     w_1 = rng.normal(0.0, 1.0 / np.sqrt(d_s), (d_a, d_s))
     w_2 = rng.normal(0.0, 1.0 / np.sqrt(d_h), (d_a, d_h))
@@ -152,8 +150,7 @@ class ScoreCost:
 def score_costs(t_t: int, t_s: int, d: int, d_a: int) -> ScoreCost:
     """`ScoreCost` for T_t queries and T_s keys of size d, and a hidden layer of size d_a."""
     for name, n in (("T_t", t_t), ("T_s", t_s), ("d", d), ("d_a", d_a)):
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-            raise AttentionInputError(f"{name} must be a whole number >= 1, got {n!r}.")
+        whole_number(n, name, 1)
     t_t, t_s, d, d_a = int(t_t), int(t_s), int(d), int(d_a)
     pairs = t_t * t_s
     return ScoreCost(

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import attention
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 
-MAX_T = 4096  # a (T, T) float32 matrix of 4096^2 entries is 64 MiB: keep the lab bounded
+MAX_T = 4096  # a (T, T) float32 matrix of 4096^2 entries is 67 MB: keep the lab bounded
 MAX_D = 1024
 
 
@@ -184,8 +184,5 @@ def fit_slope(x, y) -> Fit:
 
 def _check(t, d, repeats) -> tuple[int, int, int]:
     for name, n, low, high in (("T", t, 1, MAX_T), ("d", d, 1, MAX_D), ("repeats", repeats, 1, 20)):
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not low <= n <= high:
-            raise AttentionInputError(
-                f"{name} must be a whole number from {low} to {high}, got {n!r}."
-            )
+        whole_number(n, name, low, high)
     return int(t), int(d), int(repeats)

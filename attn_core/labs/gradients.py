@@ -6,28 +6,35 @@ token j (so the head should learn to look at j):
     L = 1/2 |z_i - target|^2,     dL/dZ = z_i - target in row i, 0 elsewhere
 
 ``attention_backward`` turns dL/dZ into dL/dW_Q, dL/dW_K, dL/dW_V; one step of gradient
-descent W <- W - lr dL/dW lowers L for a small enough lr. ``saturation`` measures the
-softmax's gradient on random scores with and without the 1/sqrt(d_k): unscaled, large
-scores saturate the softmax and dS vanishes.
+descent W <- W - lr dL/dW lowers L for a small enough lr. A real (BERT) head adds a bias to
+each projection, q = x w_q + b_q: dW_Q = x^T dQ all the same, and the step holds the biases.
+``saturation`` measures the softmax's gradient on random scores with and without the
+1/sqrt(d_k): unscaled, large scores saturate the softmax and dS vanishes.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from attn_core.attention import Trace, attention, self_attention
 from attn_core.backward import Grads, attention_backward
-from attn_core.errors import AttentionInputError, positive_number
+from attn_core.errors import (
+    AttentionInputError,
+    ShapeError,
+    as_matrix,
+    positive_number,
+    whole_number,
+)
 
 MAX_LR = 10.0
 MAX_D = 1024
 
 
 def _index(value, name: str, n: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < n:
+    if not 0 <= whole_number(value, name) < n:
         raise AttentionInputError(
             f"{name} must be a token position from 0 to {n - 1}, got {value!r}."
         )
@@ -64,7 +71,9 @@ class GradientStep:
     toward: int
 
 
-def gradient_step(x, w_q, w_k, w_v, *, row: int, toward: int, lr: float, mask=None) -> GradientStep:
+def gradient_step(
+    x, w_q, w_k, w_v, *, row: int, toward: int, lr: float, mask=None, bias=None
+) -> GradientStep:
     """Make token `row`'s output closer to token `toward`'s value, by one step of size `lr`.
 
     Parameters
@@ -72,6 +81,8 @@ def gradient_step(x, w_q, w_k, w_v, *, row: int, toward: int, lr: float, mask=No
     x : (T, d_model)    w_q, w_k : (d_model, d_k)    w_v : (d_model, d_v)
     row, toward : token positions 0 .. T - 1     lr : 0 < lr <= MAX_LR
     mask : (T, T) bool, optional
+    bias : (b_q, b_k, b_v), each (d_k,) or (d_v,), optional
+        A real head's projection biases, q = x w_q + b_q (likewise k, v); held fixed.
 
     Returns
     -------
@@ -80,17 +91,44 @@ def gradient_step(x, w_q, w_k, w_v, *, row: int, toward: int, lr: float, mask=No
     lr = positive_number(lr, "the learning rate")
     if lr > MAX_LR:
         raise AttentionInputError(f"Use a learning rate of at most {MAX_LR:g}, got {lr:g}.")
-    before = self_attention(x, w_q, w_k, w_v, mask=mask)
+    before = forward(x, w_q, w_k, w_v, bias, mask=mask)
     t = before.output.shape[0]
     row, toward = _index(row, "row", t), _index(toward, "toward", t)
     target = before.v[toward].copy()  # fixed: the loss moves z toward it, not it toward z
     loss, d_z = target_loss(before, row, target)
     g = attention_backward(before, d_z)
-    after = self_attention(
-        x, w_q - lr * g.dw_q, w_k - lr * g.dw_k, w_v - lr * g.dw_v, mask=mask
+    after = forward(
+        x, w_q - lr * g.dw_q, w_k - lr * g.dw_k, w_v - lr * g.dw_v, bias, mask=mask
     )  # W <- W - lr dL/dW
     loss_after = float(0.5 * ((after.output[row] - target) ** 2).sum())
     return GradientStep(before, g, after, target, loss, loss_after, lr, row, toward)
+
+
+def forward(x, w_q, w_k, w_v, bias=None, *, mask=None) -> Trace:
+    """The head's forward pass: ``self_attention``, with a real head's biases if given:
+
+    q = x w_q + b_q,  k = x w_k + b_k,  v = x w_v + b_v
+
+    bias : (b_q, b_k, b_v) or None. The trace records x and the W's, so
+    ``attention_backward`` gives dW_Q = x^T dQ: a bias moves q but does not enter that formula.
+    """
+    if bias is None:
+        return self_attention(x, w_q, w_k, w_v, mask=mask)
+    x = as_matrix(x, "x")
+    w_q, w_k, w_v = (as_matrix(w, f"w_{n}") for w, n in zip((w_q, w_k, w_v), "qkv", strict=True))
+    q, k, v = (_project(x, w, b, n) for w, b, n in zip((w_q, w_k, w_v), bias, "qkv", strict=True))
+    return replace(attention(q, k, v, mask=mask), x=x, w_q=w_q, w_k=w_k, w_v=w_v)
+
+
+def _project(x: np.ndarray, w: np.ndarray, b, name: str) -> np.ndarray:
+    """x w + b: (T, d_model) x (d_model, d) + (d,) -> (T, d)."""
+    b = as_matrix(b, f"b_{name}", ndim=1)
+    if w.shape[0] != x.shape[1] or b.shape != (w.shape[1],):
+        raise ShapeError(
+            f"w_{name} must be (d_model, d) with d_model = {x.shape[1]}, and b_{name} (d,); "
+            f"got {w.shape} and {b.shape}."
+        )
+    return x @ w + b
 
 
 @dataclass(frozen=True)
@@ -114,8 +152,7 @@ class Saturation:
 def saturation(d: int, *, n_queries: int = 64, n_keys: int = 8, seed: int = 0) -> Saturation:
     """dS = A * (dA - rowsum(dA * A)) on random N(0, 1) q, k of length d, with and without the
     scale, for one random upstream gradient dL/dZ."""
-    if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= MAX_D:
-        raise AttentionInputError(f"d must be a whole number from 1 to {MAX_D}, got {d!r}.")
+    whole_number(d, "d", 1, MAX_D)
     rng = np.random.default_rng(seed)
     q, k = rng.normal(size=(n_queries, d)), rng.normal(size=(n_keys, d))
     v, d_z = rng.normal(size=(n_keys, 4)), rng.normal(size=(n_queries, 4))

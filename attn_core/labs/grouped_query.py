@@ -18,21 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import Trace, attention
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 from attn_core.masks import causal_mask
 
 FLOAT32_BYTES = 4
 
 
-def _whole(n, name: str, low: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < low:
-        raise AttentionInputError(f"{name} must be a whole number >= {low}; got {n!r}.")
-    return int(n)
-
-
 def group_size(n_heads: int, n_kv_heads: int) -> int:
     """Query heads per K/V head; n_heads must be a multiple of n_kv_heads."""
-    n_heads, n_kv_heads = _whole(n_heads, "n_heads"), _whole(n_kv_heads, "n_kv_heads")
+    n_heads = whole_number(n_heads, "n_heads", 1)
+    n_kv_heads = whole_number(n_kv_heads, "n_kv_heads", 1)
     if n_heads % n_kv_heads:
         raise AttentionInputError(
             f"{n_heads} query heads cannot be shared evenly by {n_kv_heads} K/V heads."
@@ -42,18 +37,18 @@ def group_size(n_heads: int, n_kv_heads: int) -> int:
 
 def kv_head_of(query_head: int, group: int) -> int:
     """The K/V head query head `query_head` reads: query_head // group."""
-    return _whole(query_head, "query_head", 0) // _whole(group, "group")
+    return whole_number(query_head, "query_head", 0) // whole_number(group, "group", 1)
 
 
 def query_heads_of(kv_head: int, group: int) -> list[int]:
     """The query heads that read K/V head `kv_head`: kv_head*group .. kv_head*group + group-1."""
-    first = _whole(kv_head, "kv_head", 0) * _whole(group, "group")
+    first = whole_number(kv_head, "kv_head", 0) * whole_number(group, "group", 1)
     return list(range(first, first + group))
 
 
 def cache_numbers(n_layers: int, n_kv_heads: int, head_dim: int, n_tokens: int) -> int:
     """Numbers in a KV cache: 2 (K and V) x layers x kv heads x tokens x head_dim."""
-    return 2 * n_layers * n_kv_heads * _whole(n_tokens, "n_tokens", 0) * head_dim
+    return 2 * n_layers * n_kv_heads * whole_number(n_tokens, "n_tokens", 0) * head_dim
 
 
 def cache_bytes(

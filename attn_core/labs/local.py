@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from attn_core.attention import Trace, attention
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 from attn_core.masks import window_mask
 
 
@@ -45,22 +45,16 @@ def n_scores(t: int, width: int | None = None) -> int:
     t : int             T >= 1
     width : int, optional   w >= 0; None means global attention
     """
-    t = _whole(t, "T", 1)
+    t = whole_number(t, "T", 1)
     if width is None:
         return t * t
-    w = min(_whole(width, "width", 0), t - 1)  # a band wider than the sentence is global
+    w = min(whole_number(width, "width", 0), t - 1)  # a band wider than the sentence is global
     return t * (2 * w + 1) - w * (w + 1)
 
 
 def score_counts(ts, width: int) -> tuple[np.ndarray, np.ndarray]:
     """(global, local) score counts for each T in `ts`: two (n,) int64 arrays."""
-    ts = [_whole(t, "T", 1) for t in ts]
+    ts = [whole_number(t, "T", 1) for t in ts]
     full = np.array([n_scores(t) for t in ts], dtype=np.int64)
     band = np.array([n_scores(t, width) for t in ts], dtype=np.int64)
     return full, band
-
-
-def _whole(n, name: str, low: int) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < low:
-        raise AttentionInputError(f"{name} must be a whole number >= {low}, got {n!r}.")
-    return int(n)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import Trace, self_attention
-from attn_core.errors import AttentionInputError, as_matrix, positive_number
+from attn_core.errors import AttentionInputError, as_matrix, positive_number, whole_number
 
 
 def sinusoidal_positions(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
@@ -38,8 +38,7 @@ def sinusoidal_positions(n_positions: int, d: int, base: float = 10000.0) -> np.
     p : (T, d) float64, entries in [-1, 1]
     """
     for name, n in (("n_positions", n_positions), ("d", d)):
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-            raise AttentionInputError(f"{name} must be a whole number >= 1, got {n!r}.")
+        whole_number(n, name, 1)
     base = positive_number(base, "base")
     i = np.arange(n_positions)[:, None]  # (T, 1): the positions
     pair = np.arange(d) // 2  # (d,): features 2j and 2j + 1 share frequency j

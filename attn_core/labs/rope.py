@@ -23,15 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 from attn_core.pretrained.bert_layer import layer_norm
 from attn_core.pretrained.smollm import rope, rope_angles
-
-
-def _position(m, name: str) -> int:
-    if isinstance(m, bool) or not isinstance(m, int | np.integer) or m < 0:
-        raise AttentionInputError(f"{name} must be a whole number >= 0; got {m!r}.")
-    return int(m)
 
 
 def _vector(x, name: str) -> np.ndarray:
@@ -55,13 +49,13 @@ def wavelengths(head_dim: int, base: float) -> np.ndarray:
 
 def angles_at(position: int, head_dim: int, base: float) -> np.ndarray:
     """theta_i(position) of every pair, in radians (not reduced modulo 2 pi)."""
-    return rope_angles(np.array([_position(position, "position")]), head_dim, base)[0]
+    return rope_angles(np.array([whole_number(position, "position", 0)]), head_dim, base)[0]
 
 
 def rotate(x: np.ndarray, position: int, base: float) -> np.ndarray:
     """One head vector (d,) rotated to `position`, pair by pair: the model's own ``rope``."""
     x = _vector(x, "x")
-    pos = np.array([_position(position, "position")])
+    pos = np.array([whole_number(position, "position", 0)])
     return rope(x[None, None, :], pos, base)[0, 0]  # (1, 1, d) -> (d,)
 
 
@@ -87,7 +81,7 @@ class ShiftTest:
 
 def shift_test(q: np.ndarray, k: np.ndarray, m: int, n: int, shift: int, base: float) -> ShiftTest:
     """The score at (m, n) and at (m + shift, n + shift): equal up to float rounding."""
-    m, n, shift = _position(m, "m"), _position(n, "n"), _position(shift, "shift")
+    m, n, shift = whole_number(m, "m", 0), whole_number(n, "n", 0), whole_number(shift, "shift", 0)
     return ShiftTest(m, n, shift, score(q, k, m, n, base), score(q, k, m + shift, n + shift, base))
 
 
@@ -138,7 +132,7 @@ class AbsoluteHead:
     def score(self, m: int, n: int) -> float:
         """q . k with word_q at position m and word_k at n:
         q = LN(word_q + p_m) w_q + b_q,  k = LN(word_k + p_n) w_k + b_k."""
-        m, n = _position(m, "m"), _position(n, "n")
+        m, n = whole_number(m, "m", 0), whole_number(n, "n", 0)
         if max(m, n) >= len(self.table):
             raise AttentionInputError(f"the model has position vectors 0..{len(self.table) - 1}.")
         x_q = layer_norm(self.word_q + self.table[m], *self.norm)  # (d_model,)
@@ -148,5 +142,5 @@ class AbsoluteHead:
         return float(np.float64(q) @ np.float64(k))
 
     def shift_test(self, m: int, n: int, shift: int) -> ShiftTest:
-        shift = _position(shift, "shift")
+        shift = whole_number(shift, "shift", 0)
         return ShiftTest(m, n, shift, self.score(m, n), self.score(m + shift, n + shift))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import Trace, attention
-from attn_core.errors import AttentionInputError, as_matrix
+from attn_core.errors import as_matrix, whole_number
 from attn_core.softmax import softmax
 
 MAX_D = 1024
@@ -143,12 +143,6 @@ class Saturation:
     grad_max: float
 
 
-def _whole(n, name: str, low: int, high: int) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not low <= n <= high:
-        raise AttentionInputError(f"{name} must be a whole number from {low} to {high}, got {n!r}.")
-    return int(n)
-
-
 def sample_scores(
     d: int, n_keys: int = 8, *, seed: int = 0, n_scores: int = N_SCORES
 ) -> ScaleSample:
@@ -166,9 +160,9 @@ def sample_scores(
     -------
     ScaleSample with ceil(n_scores / n_keys) queries.
     """
-    d, n_keys = _whole(d, "d", 1, MAX_D), _whole(n_keys, "n_keys", 2, MAX_KEYS)
-    seed = _whole(seed, "seed", 0, 2**32 - 1)
-    n_q = -(-_whole(n_scores, "n_scores", 2, MAX_SCORES) // n_keys)
+    d, n_keys = whole_number(d, "d", 1, MAX_D), whole_number(n_keys, "n_keys", 2, MAX_KEYS)
+    seed = whole_number(seed, "seed", 0, 2**32 - 1)
+    n_q = -(-whole_number(n_scores, "n_scores", 2, MAX_SCORES) // n_keys)
     rng = np.random.default_rng([seed, d])
     q = rng.standard_normal((n_q, d))
     k = rng.standard_normal((n_q, n_keys, d))
@@ -248,7 +242,7 @@ def scale_sweep(ds, n_keys: int = 8, *, seed: int = 0, n_scores: int = N_SCORES)
     ]
     return ScaleSweep(
         np.array([s.d for s in samples]),
-        _whole(n_keys, "n_keys", 2, MAX_KEYS),
+        whole_number(n_keys, "n_keys", 2, MAX_KEYS),
         tuple(saturation(s, scaled=False) for s in samples),
         tuple(saturation(s, scaled=True) for s in samples),
     )

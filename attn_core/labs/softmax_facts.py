@@ -17,7 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core.attention import Trace
-from attn_core.errors import AttentionInputError, ShapeError, as_matrix, positive_number
+from attn_core.errors import (
+    AttentionInputError,
+    ShapeError,
+    as_matrix,
+    positive_number,
+    whole_number,
+)
 from attn_core.softmax import softmax
 
 MAX_SCORES = 12
@@ -119,7 +125,7 @@ def vary_one(scores, j: int, values, temperature: float = 1.0) -> OneScoreSweep:
     row = as_matrix(scores, "scores", ndim=1)
     values = as_matrix(values, "values", ndim=1)
     tau = positive_number(temperature, "temperature")
-    if isinstance(j, bool) or not isinstance(j, int | np.integer) or not 0 <= j < row.size:
+    if not 0 <= whole_number(j, "j") < row.size:
         raise AttentionInputError(f"j must be a position from 0 to {row.size - 1}, got {j!r}.")
     rows = np.repeat(row[None, :], values.size, axis=0)  # (n, T)
     rows[:, j] = values
@@ -173,7 +179,7 @@ def softmax_steps(trace: Trace, i: int) -> SoftmaxSteps:
             f"softmax_steps needs one head, not weights of shape {trace.weights.shape}."
         )
     n = trace.weights.shape[0]
-    if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
+    if not 0 <= whole_number(i, "i") < n:
         raise AttentionInputError(f"i must be a query row from 0 to {n - 1}, got {i!r}.")
     scores = np.asarray(trace.masked[i], dtype=float)  # (T_k,)
     divided = scores / trace.temperature

@@ -26,6 +26,7 @@ import numpy as np
 from attn_core import fast
 from attn_core.attention import Trace, attention
 from attn_core.errors import ShapeError, as_matrix
+from attn_core.multihead import merge_heads, split_heads
 from attn_core.pretrained.minilm_files import LayerWeights
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])  # NumPy has no erf: math's, entry by entry
@@ -125,9 +126,8 @@ def bert_attention(x: np.ndarray, layer: LayerWeights, n_heads: int) -> Trace:
     -------
     Trace with q, k, v (n_heads, T, d_k) and weights (n_heads, T, T).
     """
-    t = x.shape[0]
     qkv = x @ layer.w_qkv + layer.b_qkv  # (T, d_model) x (d_model, 3 d_model) -> (T, 3 d_model)
-    q, k, v = qkv.reshape(t, 3, n_heads, -1).transpose(1, 2, 0, 3)  # 3 x (h, T, d_k)
+    q, k, v = (split_heads(a, n_heads) for a in np.split(qkv, 3, axis=1))  # 3 x (h, T, d_k)
     return attention(q, k, v)
 
 
@@ -175,11 +175,11 @@ def encoder_layer(x, layer: LayerWeights, n_heads: int, eps: float) -> LayerTrac
     LayerTrace; ``out`` is the next layer's input.
     """
     x = as_matrix(x, "x")
-    t, d_model = x.shape
+    d_model = x.shape[1]
     if layer.w_qkv.shape[0] != d_model or d_model % n_heads:
         raise ShapeError(f"x has {d_model} features; the layer expects {layer.w_qkv.shape[0]}.")
     heads = bert_attention(x, layer, n_heads)
-    z = heads.output.transpose(1, 0, 2).reshape(t, -1)  # (h, T, d_k) -> (T, h d_k)
+    z = merge_heads(heads.output)  # (h, T, d_k) -> (T, h d_k)
     attn = z @ layer.w_o + layer.b_o  # (T, h d_k) x (h d_k, d_model) -> (T, d_model)
     res_1 = x + attn
     norm_1 = standardise(res_1, eps)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from attn_core.attention import Trace
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 from attn_core.pretrained.bert_layer import bert_attention, encoder_layer, layer_norm
 from attn_core.pretrained.minilm_files import LayerWeights, read_minilm
 
@@ -103,9 +103,7 @@ class MiniLM:
         if not isinstance(sentence, str):
             raise AttentionInputError(f"The sentence must be text, got {type(sentence).__name__}.")
         limit = self.max_positions
-        if isinstance(max_tokens, bool) or not isinstance(max_tokens, int | np.integer):
-            raise AttentionInputError(f"max_tokens must be a whole number, got {max_tokens!r}.")
-        if not 3 <= max_tokens <= limit:
+        if not 3 <= whole_number(max_tokens, "max_tokens") <= limit:
             raise AttentionInputError(
                 f"max_tokens must be between 3 and {limit} (the model has position vectors for "
                 f"{limit} tokens, [CLS] and [SEP] included); got {max_tokens}."
@@ -183,8 +181,7 @@ class MiniLM:
 
     def _check_head(self, layer, head) -> None:
         for name, i, n in (("layer", layer, self.n_layers), ("head", head, self.n_heads)):
-            if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
-                raise AttentionInputError(f"{name} must be a whole number from 0 to {n - 1}.")
+            whole_number(i, name, 0, n - 1)
 
     def _forward(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """ids (T,) -> hidden states (n_layers + 1, T, d_model), weights (n_layers, h, T, T)."""

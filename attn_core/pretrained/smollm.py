@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from attn_core.attention import attend
-from attn_core.errors import AttentionInputError
+from attn_core.errors import AttentionInputError, whole_number
 from attn_core.masks import causal_mask
+from attn_core.multihead import merge_heads, split_heads
 from attn_core.pretrained import smollm_files
 
 if TYPE_CHECKING:
@@ -106,12 +107,6 @@ def repeat_kv(kv: np.ndarray, group: int) -> np.ndarray:
     """(kv_heads, T, d) -> (kv_heads * group, T, d): K/V head g serves query heads
     g*group .. g*group + group - 1 (SmolLM2: heads 0-2 read K/V head 0, 3-5 head 1, 6-8 head 2)."""
     return np.repeat(kv, group, axis=0)
-
-
-def split_heads(x: np.ndarray, n_heads: int) -> np.ndarray:
-    """(T, n_heads * d) -> (n_heads, T, d)."""
-    t, width = x.shape
-    return x.reshape(t, n_heads, width // n_heads).transpose(1, 0, 2)
 
 
 # --- the KV cache -----------------------------------------------------------------------------
@@ -371,7 +366,7 @@ class SmolLM:
                 repeat_kv(values, self.group),
                 mask=mask,
             )
-            z = t.output.transpose(1, 0, 2).reshape(new, -1)  # (T_new, 9 * 64)
+            z = merge_heads(t.output)  # (9, T_new, 64) -> (T_new, 9 * 64)
             x = x + z @ w[p + "w_o"]
             # feed-forward half
             h = rms_norm(x, w[p + "ffn_norm"], c["rms_eps"])
@@ -419,7 +414,7 @@ class SmolLM:
         seed: int = 0,
     ) -> Iterator[Step]:
         """``generate``, one ``Step`` at a time, as each token is written (for streaming)."""
-        max_new = _count(max_new_tokens, "max_new_tokens")
+        max_new = whole_number(max_new_tokens, "max_new_tokens", 1, error=PromptError)
         temperature = _temperature(temperature)
         prompt = self.encode(text)
         rng = np.random.default_rng(seed)
@@ -487,12 +482,6 @@ def _is_control(c: str) -> bool:
     """A control character (a bell, an escape, a NUL) or a lone surrogate; line breaks and
     tabs are text, and so are format characters such as the zero-width joiner of emoji."""
     return c not in "\n\t\r" and unicodedata.category(c) in ("Cc", "Cs")
-
-
-def _count(n, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise PromptError(f"{name} must be a whole number of at least 1; got {n!r}.")
-    return int(n)
 
 
 def _temperature(t) -> float:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import attn_core
 from attn_core import AttentionInputError, NonFiniteError, ShapeError
+from attn_core.errors import whole_number
 from naive import attention as naive_attention
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
@@ -279,6 +280,30 @@ def test_scores_that_overflow_raise_instead_of_nan():
 def test_self_attention_bad_projections(args):
     with pytest.raises(AttentionInputError):
         attn_core.self_attention(np.ones((4, 3)), *args)
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "words"),
+    [
+        (2.0, None, None, "n must be a whole number, got 2.0."),
+        (True, None, None, "n must be a whole number, got True."),
+        ("2", 1, None, "n must be a whole number of at least 1, got '2'."),
+        (0, 1, None, "n must be a whole number of at least 1, got 0."),
+        (9, 1, 8, "n must be a whole number from 1 to 8, got 9."),
+        (None, None, 8, "n must be a whole number of at most 8, got None."),
+    ],
+)
+def test_whole_number_refuses_all_but_integers_in_range(value, low, high, words):
+    with pytest.raises(AttentionInputError) as err:
+        whole_number(value, "n", low, high)
+    assert str(err.value) == words
+
+
+def test_whole_number_returns_a_python_int():
+    got = whole_number(np.int64(3), "n", 1, 3)
+    assert got == 3 and type(got) is int
+    with pytest.raises(ShapeError, match="at least 4"):  # the error class a caller asks for
+        whole_number(3, "n", 4, error=ShapeError)
 
 
 def test_errors_are_value_errors():

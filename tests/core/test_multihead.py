@@ -172,9 +172,29 @@ def test_heads_read_the_weights_in_place_not_copies(dtype):
 def test_split_heads_takes_column_blocks():
     a = np.arange(12).reshape(2, 6)
     heads = attn_core.split_heads(a, 3)
-    assert heads.shape == (3, 2, 2)
+    assert heads.shape == (3, 2, 2) and np.shares_memory(heads, a)
     for h in range(3):
         np.testing.assert_array_equal(heads[h], a[:, 2 * h : 2 * h + 2])
+    np.testing.assert_array_equal(attn_core.merge_heads(heads), a)
+
+
+def test_heads_are_read_only_views_of_the_batched_trace():
+    x, w = setup(4, 5, 8, 4)
+    mh = attn_core.multi_head_attention(x, w.w_q, w.w_k, w.w_v, w.w_o, 4)
+    assert mh.weights is mh.batched.weights and mh.weights.shape == (4, 5, 5)
+    assert mh.heads is mh.heads  # built once
+    for h, head in enumerate(mh.heads):
+        for name in ("q", "k", "v", "scores", "scaled", "masked", "weights", "output"):
+            mine, batched = getattr(head, name), getattr(mh.batched, name)
+            assert np.shares_memory(mine, batched), name  # a view, not a copy
+            np.testing.assert_array_equal(mine, batched[h])
+            with pytest.raises(ValueError, match="read-only"):
+                mine[0, 0] = 0.0  # would change the batched trace and every page that reads it
+        with pytest.raises(ValueError, match="read-only"):
+            head.w_q[0, 0] = 0.0
+    for a in (mh.concat, mh.output):
+        assert not a.flags.writeable
+    assert w.w_q.flags.writeable and x.flags.writeable  # the caller's arrays are left as they were
 
 
 # --- lesson_weights -----------------------------------------------------------

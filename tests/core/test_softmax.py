@@ -98,11 +98,15 @@ def test_integers_become_float64():
     np.testing.assert_allclose(w, softmax_row([1, 2, 3]))
 
 
-def test_input_is_not_modified():
-    x = np.array([[1.0, 2.0, 3.0]])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])  # float32: the in-place fast path
+@pytest.mark.parametrize("temperature", [0.5, 1.0])  # 1.0: the scores are not copied first
+def test_input_is_not_modified(dtype, temperature):
+    x = np.array([[1.0, 2.0, 3.0]], dtype=dtype)
     before = x.copy()
-    attn_core.softmax(x, temperature=0.5)
+    x.flags.writeable = False  # a write into x would raise
+    w = attn_core.softmax(x, temperature=temperature)
     np.testing.assert_array_equal(x, before)
+    assert not np.shares_memory(w, x)
 
 
 @pytest.mark.parametrize(

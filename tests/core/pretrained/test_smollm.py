@@ -119,9 +119,12 @@ def test_one_cached_step_equals_recomputing_the_whole_sequence(model):
 
     assert cache.length == full.length == len(prompt)
     np.testing.assert_allclose(logits_step[0], logits_full[-1], atol=1e-4)
+    # float32 through 30 layers: the two paths sum in different orders, and the last bits
+    # depend on the machine's BLAS kernel (1.1e-6 seen on one); a cache bug moves weights by
+    # whole hundredths (a key left out or counted twice)
     for layer in (0, 29):
         np.testing.assert_allclose(
-            kept_step["att"][layer][:, 0], kept_full["att"][layer][:, -1], atol=1e-6
+            kept_step["att"][layer][:, 0], kept_full["att"][layer][:, -1], atol=1e-5
         )
     # the same K and V rows both ways, to float32 rounding after 30 blocks (one product of
     # T rows against T products of one row: BLAS sums in a different order)
