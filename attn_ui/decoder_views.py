@@ -13,14 +13,13 @@ import streamlit as st
 
 from attn_core.labs import decoder_heads, grouped_query, rope
 from attn_core.pretrained import DecoderTrace
-from attn_ui import controls, frame
+from attn_ui import controls, formats, frame
 from attn_ui.compute import decoder
 
 PROMPT_HELP = (
     f"Your own words. SmolLM2 reads at most {decoder.RUN_TOKENS} of its tokens here; "
     "the sentence is shared with the other pages."
 )
-MB = 1024 * 1024
 
 
 def prompt_run() -> DecoderTrace:
@@ -38,11 +37,6 @@ def prompt_run() -> DecoderTrace:
     return run
 
 
-def shown(token: str) -> str:
-    """A token with its spaces and line breaks visible: ' cat' -> '␣cat'."""
-    return token.replace(" ", "␣").replace("\n", "↵").replace("\t", "⇥")
-
-
 def tokens_table(smol: Sequence[str], mini: Sequence[str]) -> pd.DataFrame:
     """The two tokenizations side by side, position by position ('' where one is shorter)."""
     n = max(len(smol), len(mini))
@@ -50,7 +44,7 @@ def tokens_table(smol: Sequence[str], mini: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "position": range(n),
-            "SmolLM2 token": [shown(t) for t in smol] + pad[len(smol) :],
+            "SmolLM2 token": [formats.token(t) for t in smol] + pad[len(smol) :],
             "MiniLM token": list(mini) + pad[len(mini) :],
         }
     )
@@ -81,7 +75,7 @@ def gaps_table(gaps: np.ndarray, heads: Sequence[int]) -> pd.DataFrame:
 
 def cache_table(config: dict, prompt_tokens: int, context: int) -> pd.DataFrame:
     """MHA, GQA (the model) and MQA: K/V heads, group size, and the float32 cache per token,
-    for the prompt and for `context` tokens."""
+    for the prompt and for `context` tokens (``formats.size``, as the KV cache page writes it)."""
     rows = []
     for v in grouped_query.variants(config["n_heads"], config["n_kv_heads"]):
         per = grouped_query.cache_bytes(config["n_layers"], v.n_kv_heads, config["head_dim"], 1)
@@ -91,8 +85,8 @@ def cache_table(config: dict, prompt_tokens: int, context: int) -> pd.DataFrame:
                 "K/V heads": v.n_kv_heads,
                 "query heads per K/V head": v.group(config["n_heads"]),
                 "bytes per token": per,
-                f"your {prompt_tokens} tokens (KB)": per * prompt_tokens / 1024,
-                f"{context} tokens (MB)": per * context / MB,
+                f"your {prompt_tokens} tokens": formats.size(per * prompt_tokens),
+                f"{context} tokens": formats.size(per * context),
             }
         )
     return pd.DataFrame(rows)

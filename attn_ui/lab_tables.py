@@ -14,6 +14,7 @@ import pandas as pd
 from attn_core.labs import cost, normalisation, scaling, similarity, softmax_facts
 from attn_core.labs.additive import ScoreCost
 from attn_core.pretrained import bert_layer
+from attn_ui import formats
 from attn_ui.tables import labels
 
 SATURATION_ROWS = {
@@ -125,13 +126,13 @@ def score_cost_table(c: ScoreCost, t_t: int, t_s: int, d: int, d_a: int) -> pd.D
 
 
 def timing_table(c: cost.CostCurve) -> pd.DataFrame:
-    """One row per measured size: times in ms, memory in KiB."""
+    """One row per measured size: times in ms, memory in kB (``formats.KB``, 1,000 bytes)."""
     cols = {
         "T": c.t,
         "d": c.d,
         "attention (ms)": c.seconds * 1e3,
-        "weights (KiB)": c.weights_bytes / 1024,
-        "all T×T arrays (KiB)": c.trace_bytes / 1024,
+        "weights (kB)": c.weights_bytes / formats.KB,
+        "all T×T arrays (kB)": c.trace_bytes / formats.KB,
     }
     if c.rnn_seconds is not None:
         cols["RNN, T steps (ms)"] = c.rnn_seconds * 1e3

@@ -7,27 +7,62 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
 import streamlit as st
 
 if TYPE_CHECKING:  # the model reader loads tokenizers; the step pages need neither
     from attn_core.pretrained import ModelTrace
 
 
-def warn_tokens(tokens: Sequence[str]) -> None:
-    """Say in words when the sentence is too short to show much, or holds unknown characters."""
+def warn_tokens(tokens: Sequence[str], x: np.ndarray | None = None) -> None:
+    """Say in words when the sentence is too short to show much, or holds unknown characters
+    (with `x`, the page's X, what is true of their rows for the weights in use)."""
     if len(tokens) == 1:
         st.warning(
             "Your sentence is a single token. It can only attend to itself, so its one weight "
             "is 1. Type a few more words to see attention choose.",
             icon=":material/info:",
         )
-    unknown = list(tokens).count("[UNK]")
-    if unknown:
-        st.warning(
-            f"{unknown} of the {len(tokens)} tokens are [UNK]: the tokenizer does not know those "
-            "characters (emoji, some scripts), so they all get the same vector.",
-            icon=":material/info:",
+    note = unknown_note(tokens, x)
+    if note:
+        st.warning(note, icon=":material/info:")
+
+
+def unknown_note(tokens: Sequence[str], x: np.ndarray | None = None) -> str | None:
+    """What `warn_tokens` says of [UNK] tokens, or None when there are none.
+
+    Every [UNK] looks up one word vector. Whether their rows of X are the same depends on
+    the weights: a real model's X adds each token's position (and, above layer 0, the
+    context), so its [UNK] rows differ; the toy weights' X is the word vector alone
+    (attn_core.text.embed), where they are identical. Given `x` (T, d_model), the note says
+    which is true here; without it, both."""
+    unknown = [i for i, t in enumerate(tokens) if t == "[UNK]"]
+    n = len(unknown)
+    if not n:
+        return None
+    note = (
+        f"{n} of the {len(tokens)} tokens {'is' if n == 1 else 'are'} [UNK]: it stands for "
+        "characters the tokenizer does not know (emoji, some scripts)."
+    )
+    if n == 1:
+        return note
+    shared = f"{note} All {n} look up the same word vector"
+    if x is None:
+        return (
+            f"{shared}; their rows of X are identical only where nothing is added to it. A "
+            "real model adds each token's position (and its layers mix in the context), so "
+            "there the rows differ."
         )
+    rows = np.asarray(x)[unknown]
+    if np.all(rows == rows[0]):
+        return (
+            f"{shared}, and with these weights nothing is added to it: their rows of X are "
+            "identical."
+        )
+    return (
+        f"{shared}, but their rows of X differ: these weights add each token's position (and "
+        "its layers mix in the context)."
+    )
 
 
 def describe_tokens(run: ModelTrace, dropped: str) -> None:

@@ -39,7 +39,7 @@ PAGES: tuple[Page, ...] = (
     Page("pages/06_Weighted_sum.py", "6. Weighted sum: Z = A V", "The steps", "weighted_sum"),
     Page("pages/07_Masking.py", "7. Masking: who sees whom", "The steps", "masking"),
     Page("pages/08_Multi-head.py", "8. Multi-head attention", "The steps", "multihead"),
-    Page("pages/40_Why_scale.py", "Why √d: variance and saturation", "Labs", "why_scale"),
+    Page("pages/40_Why_scale.py", "Why scale by √d: variance and saturation", "Labs", "why_scale"),
     Page("pages/41_Softmax_lab.py", "Softmax lab: temperature, argmax", "Labs", "softmax_lab"),
     Page("pages/42_Similarity.py", "Similarity: dot, cosine, search", "Labs", "similarity"),
     Page("pages/43_Additive.py", "Additive attention (Bahdanau)", "Labs", "additive"),
@@ -57,7 +57,7 @@ PAGES: tuple[Page, ...] = (
     Page("pages/60_Generate.py", "Generate: a decoder writing", "Decoder", "generate"),
     Page(
         "pages/61_Causal_decoder.py",
-        "Causal mask in a real model",
+        "Causal decoder: the mask in a real model",
         "Decoder",
         "causal_decoder",
     ),
@@ -66,7 +66,7 @@ PAGES: tuple[Page, ...] = (
     Page("pages/64_RoPE.py", "RoPE: rotary positions", "Decoder", "rope"),
     Page(
         "pages/50_Tiled_attention.py",
-        "Attention in tiles: the online softmax",
+        "Tiled attention: the online softmax",
         "Inside the kernel",
         "tiled_attention",
     ),

@@ -93,7 +93,7 @@ def repeats_table(repeats: Sequence[Repeat]) -> pd.DataFrame:
         {
             "token": [r.token for r in repeats],
             "rows of X": [", ".join(map(str, r.positions)) for r in repeats],
-            "identical vectors": ["yes" if r.identical else "no" for r in repeats],
+            "identical rows": ["yes" if r.identical else "no" for r in repeats],
         }
     )
 

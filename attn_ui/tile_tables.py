@@ -9,11 +9,20 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 from attn_core.tiled import TileStep
 from attn_ui.tables import labels
 
 COLUMNS = ("m before", "m (row max so far)", "rescale exp(m before − m)", "l (sum so far)")
+# Short headers, so that the four columns fit beside the query on a phone (390 px); each
+# header's tooltip says what its column holds.
+HEADERS = {
+    COLUMNS[0]: ("m before", "The row's largest score in the blocks before this one."),
+    COLUMNS[1]: ("m so far", "The row's largest score so far, this block included."),
+    COLUMNS[2]: ("rescale", "exp(m before − m): what l and u are multiplied by for the new m."),
+    COLUMNS[3]: ("l so far", "The sum so far of exp(s − m) over the keys read."),
+}
 
 
 def number(x: float) -> str:
@@ -37,3 +46,11 @@ def running_table(step: TileStep, before: TileStep | None, tokens: Sequence[str]
         },
         index=pd.Index(labels(tokens), name="query"),
     )
+
+
+def running_columns() -> dict:
+    """`running_table`'s headers for st.dataframe's column_config: short, with tooltips."""
+    return {
+        name: st.column_config.TextColumn(label, help=help)
+        for name, (label, help) in HEADERS.items()
+    }

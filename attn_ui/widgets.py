@@ -1,4 +1,4 @@
-"""Input widgets the pages share beyond the lesson settings (``controls``): a token picker,
+"""Input widgets the pages share beyond the lesson settings (``controls``): token pickers,
 widgets whose value outlives a visit to another page, and the masking page's grid of ticks.
 
 Widgets only: a mask is validated and attended by ``attn_core``.
@@ -6,7 +6,7 @@ Widgets only: a mask is validated and attended by ``attn_core``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -23,10 +23,27 @@ ROW_PX = 35  # Streamlit's default row height, fixed here so browser tests can f
 def pick_token(tokens: Sequence[str], *, label: str, key: str, default: int = 0) -> int:
     """A token chosen by its position ('4 the'), so both copies of a repeated word can be
     picked. A choice that a shorter sentence no longer has falls back to `default`."""
-    if st.session_state.get(key) not in range(len(tokens)):
-        st.session_state[key] = min(default, len(tokens) - 1)
     names = labels(tokens)
-    return st.selectbox(label, range(len(tokens)), format_func=names.__getitem__, key=key)
+    return pick(label, dict(enumerate(names)), key=key, default=min(default, len(names) - 1))
+
+
+def pick(label: str, names: Mapping[int, str], *, key: str, default: int) -> int:
+    """A selectbox of the positions in `names` (position -> label), whose labels change
+    with the sentence; returns the chosen position.
+
+    Streamlit keeps a keyed selectbox's value across a new sentence, and the browser keeps
+    showing the old label ("1 the" over the options "0 dogs", "1 bark") until the server sends
+    it a value. So a position the new labels lack falls back to `default`, and a kept position
+    whose label changed is set again, which sends the browser its new label."""
+    shown = f"{key}_shown"  # the label the browser was sent or picked on the last run
+    choice = st.session_state.get(key)
+    if choice not in names:
+        st.session_state[key] = default
+    elif names[choice] != st.session_state.get(shown):
+        st.session_state[key] = choice  # the same value, set again: the browser relabels it
+    choice = st.selectbox(label, list(names), format_func=names.__getitem__, key=key)
+    st.session_state[shown] = names.get(choice)  # None: no options (an empty sentence)
+    return choice
 
 
 def remembered(page: str, name: str, default) -> dict:

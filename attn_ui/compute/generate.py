@@ -83,12 +83,6 @@ class Written:
         return smollm().decode(new)
 
 
-def shown(token: str) -> str:
-    """A token as a label: line breaks and tabs made visible, a blank token as ␣."""
-    text = token.replace("\n", "↵").replace("\t", "⇥")
-    return text if text.strip() else text.replace(" ", "␣") or "∅"
-
-
 def cut(prompt: str) -> tuple[str, bool]:
     """The prompt, cut to MAX_PROMPT_CHARS characters; and whether it was cut."""
     return prompt[:MAX_PROMPT_CHARS], len(prompt) > MAX_PROMPT_CHARS

@@ -5,23 +5,46 @@ No maths here: it calls attn_core. Every cache is bounded.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 from attn_core.by_hand.exercises import Exercise, make_exercise
 from attn_core.labs import gradients
 from attn_core.training import TrainingRun, train_head
-from attn_ui.compute.lessons import LessonRun, lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.compute.lessons import lesson_run, real_head
+from attn_ui.settings import LessonSettings
 
 SATURATION_D = (4, 16, 64, 256, 1024)
 
 
-def gradient_run(s: LessonSettings) -> LessonRun:
-    """The lesson's head with its x and weights: the pretrained head becomes the random one
-    (its x and W_Q are MiniLM's 384 features wide; the page says so)."""
-    return lesson_run(replace(s, weights="random") if s.weights == "pretrained" else s)
+@dataclass(frozen=True, eq=False)
+class GradientHead:
+    """What the Gradients page trains: the lesson's head, the real one included.
+
+    tokens : T labels   x : (T, d_model)   w_q, w_k : (d_model, d_k)   w_v : (d_model, d_v)
+    bias : MiniLM's (b_q, b_k, b_v), each (d_k,), or None (the random and similarity heads)
+    """
+
+    tokens: tuple[str, ...]
+    x: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    bias: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+
+def gradient_head(s: LessonSettings) -> GradientHead:
+    """The head the settings choose, with its x, W_Q, W_K, W_V (and MiniLM's biases: its
+    projections are q = x W_Q + b_Q). Raises the lessons' errors (an empty sentence, too
+    many tokens) unchanged."""
+    run = lesson_run(s)
+    if s.weights == "pretrained":
+        real, bias = real_head(s.sentence, s.layer, s.head)  # the trace records the W's
+        return GradientHead(run.tokens, real.x, real.w_q, real.w_k, real.w_v, bias)
+    t = run.trace
+    return GradientHead(run.tokens, t.x, t.w_q, t.w_k, t.w_v, None)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

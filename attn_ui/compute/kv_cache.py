@@ -8,13 +8,15 @@ import numpy as np
 import streamlit as st
 
 from attn_core.labs import kv_cache as kv
+from attn_ui import formats
 from attn_ui.compute.decoder import PROMPT_TOKENS, generation_queue, smollm
 
 DEFAULT_PROMPT = (
     "The keys and values of every token are kept, so each new token reads them instead of "
     "computing them again."
 )
-CONTEXTS = np.unique(np.geomspace(1, 8192, 40).astype(int))  # up to the model's 8,192
+FULL_CONTEXT = 8192  # the model's longest context
+CONTEXTS = np.unique(np.geomspace(1, FULL_CONTEXT, 40).astype(int))
 
 
 def sizes() -> kv.DecoderSizes:
@@ -35,12 +37,22 @@ def costs(t: int) -> dict[str, kv.StepCost]:
     return {"with": kv.step_cost(s, t, cached=True), "without": kv.step_cost(s, t, cached=False)}
 
 
+def memory(s: kv.DecoderSizes) -> dict[str, str]:
+    """The memory sentence's sizes (``formats.size``, the unit every page uses): the cache per
+    token, at the full context, and the weights."""
+    return {
+        "per_token": formats.size(kv.cache_bytes(s, 1)),
+        "full": formats.size(kv.cache_bytes(s, FULL_CONTEXT)),
+        "weights": formats.size(kv.weight_bytes(s)),
+    }
+
+
 def curves() -> dict[str, np.ndarray]:
-    """Counts against the context length: cache MB, FLOPs per step each way."""
+    """Counts against the context length: cache in MB (formats.MB), FLOPs per step each way."""
     s = sizes()
     return {
         "t": CONTEXTS,
-        "cache_mb": np.array([kv.cache_bytes(s, int(t)) for t in CONTEXTS]) / 1e6,
+        "cache_mb": np.array([kv.cache_bytes(s, int(t)) for t in CONTEXTS]) / formats.MB,
         "flops_with": np.array([kv.step_cost(s, int(t), cached=True).flops for t in CONTEXTS]),
         "flops_without": np.array([kv.step_cost(s, int(t), cached=False).flops for t in CONTEXTS]),
     }

@@ -28,7 +28,7 @@ def distance_figure(distance: np.ndarray, step: int) -> go.Figure:
         mode="lines+markers",
         name="max |Z so far − Z|",
         line={"color": SCALED},
-        hovertemplate="after block %{x}: %{y:.1e}<extra></extra>",
+        hovertemplate="after block %{x}: %{y:.3g}<extra></extra>",
     )
     fig.add_scatter(
         x=[step],
@@ -36,7 +36,7 @@ def distance_figure(distance: np.ndarray, step: int) -> go.Figure:
         mode="markers",
         name="this step",
         marker={"color": UNSCALED, "size": 12, "symbol": "diamond"},
-        hovertemplate="this step: %{y:.1e}<extra></extra>",
+        hovertemplate="this step: %{y:.3g}<extra></extra>",
     )
     fig.update_layout(
         title={

@@ -6,7 +6,7 @@ import pytest
 
 from attn_core.labs import decoder_heads as dh
 from attn_core.pretrained import load_minilm, load_smollm
-from attn_ui.controls import DEFAULT_SENTENCE
+from attn_ui.settings import DEFAULT_SENTENCE
 from tests.support.apptest import load, rerun, table, type_sentence
 
 PAGE = "pages/61_Causal_decoder.py"

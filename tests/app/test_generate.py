@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import parse_tree_from_messages
 from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 
+from attn_ui import formats
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import generation_queue, smollm
 from tests.support.apptest import heatmap, load, rerun
@@ -38,7 +39,7 @@ def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
     p = len(g.prompt_ids)
     tri = heatmap(at, "Causal attention, layer 26, head 6")
     t = len(g.ids) - 1  # the last token's row chose nothing yet
-    assert tri["m"].shape == (t, t) and tri["rows"][p] == gen.shown(g.tokens[p])
+    assert tri["m"].shape == (t, t) and tri["rows"][p] == formats.token(g.tokens[p])
     np.testing.assert_allclose(np.triu(tri["m"], 1), 0)  # the causal mask
     np.testing.assert_allclose(tri["m"].sum(axis=1), 1, atol=1e-5)
     prompt_run = model.run(gen.DEFAULT_PROMPT)
@@ -53,8 +54,33 @@ def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
     assert int(np.argmax(step.attention[26, 6])) == opening
     assert step.attention[26, 6, opening] > 0.9
     top = [d.value for d in at.dataframe if "token" in d.value.columns][-1]  # the top 5
-    assert list(top["token"]) == [gen.shown(model.token_text(i)) for i in step.top_ids]
+    assert list(top["token"]) == [formats.token(model.token_text(i)) for i in step.top_ids]
     np.testing.assert_allclose(top["probability"], step.top_probs)
+    assert formats.TOKEN_NOTE in [c.value for c in at.caption]
+
+
+def walk(node):
+    """The page's elements in the order they are drawn, top to bottom."""
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from walk(child)
+
+
+def test_the_text_written_comes_right_under_the_form(loaded):
+    """The text being written (and once written) is the first thing under the Write button,
+    before the head picker, the triangle and the lesson's idea: on a 1400 x 900 screen it
+    shows without scrolling."""
+    at = loaded(PAGE)
+    drawn = list(walk(at.main))
+
+    def first(found) -> int:
+        return next(i for i, e in enumerate(drawn) if found(e))
+
+    write = first(lambda e: getattr(e, "key", None) == "gen_go")
+    text = first(lambda e: e.type == "code")
+    layer = first(lambda e: getattr(e, "key", None) == "gen_layer")
+    idea = first(lambda e: e.type == "markdown" and e.value == "## The idea")
+    assert write < text < layer < idea
 
 
 def test_enter_writes_the_tokens_generate_writes_and_a_seed_repeats():
@@ -202,7 +228,8 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
         g = model.generate(text, 3)
         n = len(g.prompt_ids)
         tokens = [model.token_text(i) for i in g.prompt_ids]
-        view.live(st.empty(), text, tokens, g.steps, 26, 6, gen.prompt_rows(text, n))
+        places = st.empty(), st.empty()
+        view.live(places, text, tokens, g.steps, 26, 6, gen.prompt_rows(text, n))
 
     at = AppTest.from_function(writing, default_timeout=300).run()
     assert not at.exception, at.exception
@@ -218,7 +245,7 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
     assert [e.label for e in at.expander] == [f"{label} (table)"]
     shown = at.expander[0].dataframe[0].value
     np.testing.assert_array_equal(shown.to_numpy(), want)
-    assert list(shown.index)[-1].endswith(gen.shown(g.tokens[first + len(want) - 1]))
+    assert list(shown.index)[-1].endswith(formats.token(g.tokens[first + len(want) - 1]))
 
 
 def test_the_live_table_goes_with_the_writing(loaded):

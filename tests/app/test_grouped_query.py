@@ -6,8 +6,9 @@ import pytest
 
 from attn_core.labs import grouped_query as gq
 from attn_core.pretrained import load_smollm
-from attn_ui.controls import DEFAULT_SENTENCE
-from tests.support.apptest import chart, load, rerun, series, table
+from attn_ui import formats
+from attn_ui.settings import DEFAULT_SENTENCE
+from tests.support.apptest import chart, heatmap, load, rerun, series, table
 
 PAGE = "pages/63_Grouped_query.py"
 
@@ -43,6 +44,8 @@ def test_one_groups_heads_are_the_models_and_differ(loaded, run):
             table(at, f"L0 query head {h} (K/V 0): A"), run.attentions[0, h]
         )
     np.testing.assert_array_equal(table(at, "L0 K of K/V head 0"), run.keys[0, 0])
+    rows = heatmap(at, "L0 query head 0 (K/V 0): A")["rows"]
+    assert rows == [formats.token(t) for t in run.tokens] and rows[1] == "␣cat"  # not " cat"
     gaps = frame_with(at, "head 0").to_numpy(dtype=float)
     np.testing.assert_allclose(gaps, gq.pattern_gaps(run.attentions[0, :3]))
     assert gaps[0, 2] > 0.5  # same keys, different patterns
@@ -69,14 +72,16 @@ def test_cache_table_and_chart_equal_the_formula(loaded, model):
     assert list(cache["query heads per K/V head"]) == [1, 3, 9]
     assert list(cache["bytes per token"]) == [138_240, 46_080, 15_360]
     assert cache["bytes per token"][1] == model.kv_cache_bytes(1)
-    mb = 1024 * 1024
-    np.testing.assert_allclose(
-        cache["8192 tokens (MB)"], [model.kv_cache_bytes(8192, kv_heads=k) / mb for k in (9, 3, 1)]
-    )
-    np.testing.assert_allclose(cache["your 12 tokens (KB)"][1], model.kv_cache_bytes(12) / 1024)
+    # decimal units, as on the KV cache page: 377.5 MB for SmolLM2 at 8,192 tokens, not 360.0
+    assert list(cache["8192 tokens"]) == ["1,132.5 MB", "377.5 MB", "125.8 MB"]
+    assert list(cache["8192 tokens"]) == [
+        formats.size(model.kv_cache_bytes(8192, kv_heads=k)) for k in (9, 3, 1)
+    ]
+    assert cache["your 12 tokens"][1] == formats.size(model.kv_cache_bytes(12)) == "553.0 kB"
+    assert any(c.value == formats.SIZE_NOTE for c in at.caption)
     fig = chart(at, "KV cache (float32) against the context")
     t = series(fig, "GQA", "x")
-    np.testing.assert_allclose(series(fig, "GQA"), [model.kv_cache_bytes(int(n)) / mb for n in t])
+    np.testing.assert_allclose(series(fig, "GQA"), [model.kv_cache_bytes(int(n)) / 1e6 for n in t])
     np.testing.assert_allclose(series(fig, "MHA"), 3 * series(fig, "GQA"))
 
 
@@ -85,4 +90,4 @@ def test_a_shorter_context_changes_the_table():
     at.select_slider(key="gqa_context").set_value(512)
     rerun(at)
     cache = frame_with(at, "K/V heads")
-    np.testing.assert_allclose(cache["512 tokens (MB)"], [67.5, 22.5, 7.5])
+    assert list(cache["512 tokens"]) == ["70.8 MB", "23.6 MB", "7.9 MB"]

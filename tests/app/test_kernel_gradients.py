@@ -4,7 +4,9 @@ import numpy as np
 
 from attn_core.by_hand import make_exercise
 from attn_core.labs.gradients import gradient_step, saturation
+from attn_core.pretrained import load_minilm
 from attn_ui.compute.kernel import SATURATION_D
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import frame, load, rerun, table, type_sentence
 from tests.support.apptest import lesson as lesson_at
 
@@ -55,6 +57,27 @@ def test_defaults_show_the_engines_gradients_and_step(loaded):
     # dS rows sum to 0, and only row i of dZ is non-zero
     np.testing.assert_allclose(table(at, "dS = A ⊙").sum(axis=1), 0.0, atol=1e-12)
     assert np.flatnonzero(np.abs(table(at, "dZ = dL/dZ")).sum(axis=1)).tolist() == [10]
+
+
+def test_a_link_to_a_real_head_trains_that_head():
+    """weights=pretrained with a layer and a head: the gradients are MiniLM's head's own
+    (its X, W's and biases), not the random head's."""
+    at = load(PAGE, query={"weights": "pretrained", "layer": "3", "head": "5"})
+    model = load_minilm()
+    run = model.run(LessonSettings.sentence)
+    t, n = model.head_trace(run, 3, 5), len(run.tokens)
+    step = gradient_step(
+        t.x, t.w_q, t.w_k, t.w_v, row=n - 2, toward=1, lr=0.05, bias=model.head_bias(3, 5)
+    )
+    np.testing.assert_array_equal(step.before.weights, run.attentions[3, 5])  # the model's A
+    g = step.grads
+    for title, m in (("dS = A ⊙", g.d_scaled), ("dQ = dS K", g.dq), ("dW_Q = Xᵀ dQ", g.dw_q)):
+        np.testing.assert_allclose(table(at, title), m, rtol=1e-6, atol=0, err_msg=title)
+    assert table(at, "dW_V = Xᵀ dV").shape == (384, 32)
+    shown = metrics(at)
+    assert shown["L = ½ ‖z_i − v_j‖²"] == f"{step.loss:.4f}"
+    assert shown["Loss after the step"] == f"{step.loss_after:.4f}"
+    assert any("384 × 32" in i.value for i in at.info)
 
 
 def test_choices_move_the_numbers():

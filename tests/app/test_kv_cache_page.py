@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from attn_core.labs import kv_cache as kv
+from attn_ui import formats
 from attn_ui.compute import kv_cache as compute
 from attn_ui.compute.decoder import smollm
 from tests.support.apptest import chart, load, rerun, series
@@ -33,9 +34,9 @@ def test_defaults_show_the_cache_the_counts_and_the_proof(loaded):
     assert check.max_difference < 1e-3
     a, b = check.next_ids
     assert a == b
-    assert metric(at, "Next token, cached / full") == (
-        f"{model.token_text(a)!r} / {model.token_text(b)!r}"
-    )
+    # the default prompt's next token is a line break: shown as ↵, as on Generate, not '\n'
+    assert metric(at, "Next token, cached / full") == "“↵” / “↵”"
+    assert formats.token(model.token_text(a)) == "↵"
     memory = chart(at, "Memory of the KV cache")
     np.testing.assert_allclose(
         series(memory, "KV cache (float32)"),
@@ -44,6 +45,26 @@ def test_defaults_show_the_cache_the_counts_and_the_proof(loaded):
     assert series(memory, "KV cache (float32)", "x")[-1] == 8192
     both = chart(at, "FLOPs to read one more token")
     np.testing.assert_allclose(series(both, "with the cache"), compute.curves()["flops_with"])
+
+
+def test_the_page_counts_the_prompt_and_the_models_token_apart_from_0(loaded):
+    """The cache holds the prompt's 22 tokens and the model's 1 (not "your 23 tokens"); the
+    step reads position 22, counted from 0 as on Generate; sizes in the app's one unit."""
+    at = loaded(PAGE)
+    t = len(smollm().encode(compute.DEFAULT_PROMPT)) + 1
+    assert t == 23
+    text = " ".join(m.value for m in at.markdown)
+    assert "The cache after your 22 tokens and the model's one (23 in all)" in text
+    assert "your 23 tokens" not in text
+    assert "the model's token at position 22" in text and "positions 0 to 21" in text
+    # the figures come first (section 1: memory against the context), then the step's section
+    assert [h.value for h in at.subheader][2] == "3. One new token: position 22"
+    sizes = compute.sizes()
+    full = formats.size(kv.cache_bytes(sizes, 8192))
+    assert full == "377.5 MB" and f"{full}, against 538.1 MB of weights" in text
+    captions = [c.value for c in at.caption]
+    assert formats.SIZE_NOTE in captions and formats.TOKEN_NOTE in captions
+    assert any("the token after “↵” (position 22)" in c for c in captions)
 
 
 def test_timing_both_ways_in_the_queue():

@@ -50,7 +50,7 @@ def test_run_measures_and_shows_the_cores_numbers():
     np.testing.assert_array_equal(df["T"], [16, 32, 64, 128, 256])
     np.testing.assert_allclose(df["attention (ms)"], over_t.seconds * 1e3)
     np.testing.assert_allclose(df["RNN, T steps (ms)"], over_t.rnn_seconds * 1e3)
-    np.testing.assert_allclose(df["weights (KiB)"], 4 * df["T"] ** 2 / 1024)
+    np.testing.assert_allclose(df["weights (kB)"], 4 * df["T"] ** 2 / 1000)  # decimal kB
     values = df.to_numpy(dtype=float)
     assert np.isfinite(values).all() and (values > 0).all()
     by_d = [d.value for d in at.dataframe if "RNN, T steps (ms)" not in d.value.columns][-1]

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from attn_ui import registry
-from attn_ui.frame import INTRO, lesson
+from attn_ui.frame import WORDS, lesson
+from tests.support.browser import names_its_address
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))
@@ -34,7 +35,17 @@ def test_urls_are_the_file_names_teachers_link_to():
 def test_each_page_has_its_lesson_text(page):
     text = lesson(page.name)
     assert text[""].startswith("# ")
-    assert all(text.get(heading) for heading in INTRO[:2])  # what you'll learn, the idea
+    assert all(text.get(heading) for heading in WORDS[:2])  # what you'll learn, the idea
+
+
+def test_each_title_names_its_address():
+    """A learner who types a title's name as the address finds the page (issue 27: "Attention
+    in tiles" lived at /Tiled_attention). Streamlit serves a page at its file name only."""
+    wrong = [(p.title, p.url) for p in registry.PAGES if not names_its_address(p.title, p.url[1:])]
+    assert wrong == []
+    assert not names_its_address("Attention in tiles: the online softmax", "Tiled_attention")
+    assert not names_its_address("Costly things", "Cost")
+    assert names_its_address("8. Multi-head attention", "Multi-head")
 
 
 def test_a_page_found_by_its_file_or_its_name():

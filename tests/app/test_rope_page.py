@@ -6,8 +6,8 @@ import pytest
 
 from attn_core.labs import rope
 from attn_core.pretrained import load_minilm, load_smollm
-from attn_ui.controls import DEFAULT_SENTENCE
 from attn_ui.decoder_views import minilm_head
+from attn_ui.settings import DEFAULT_SENTENCE
 from tests.support.apptest import chart, load, rerun, series, table
 
 PAGE = "pages/64_RoPE.py"

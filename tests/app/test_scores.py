@@ -6,10 +6,12 @@ import numpy as np
 
 from attn_ui.step_tables import dot_sum, factor
 from tests.support.apptest import (
+    RANDOM,
     frame,
     heatmap,
     load,
     rerun,
+    shown,
     table,
     type_sentence,
 )
@@ -21,7 +23,6 @@ PAGE = "pages/03_Scores.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def lesson(**changes):
@@ -36,7 +37,7 @@ def ends(score: float) -> str:
 
 
 def test_default_scores_equal_the_engine(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "Numbers of Q "), t.q, atol=1e-12)
     np.testing.assert_allclose(table(at, "Numbers of Kᵀ"), t.k.T, atol=1e-12)
@@ -46,7 +47,7 @@ def test_default_scores_equal_the_engine(loaded):
 
 
 def test_hover_writes_out_each_sum_of_products(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     t = lesson().trace
     fig = heatmap(at, "S = Q Kᵀ")
     np.testing.assert_array_equal(fig["m"], t.scores)
@@ -86,6 +87,23 @@ def test_a_shorter_sentence_keeps_a_valid_pick():
     type_sentence(at, "the cat")
     assert at.selectbox(key="sc_query").value in (0, 1)
     assert frame(at, "k1").shape == (4, 3)
+
+
+def test_a_new_sentence_shows_the_tokens_the_pickers_use():
+    """A picker's label is the token it works with after a new sentence: a position the
+    sentence lost falls back to the default, a kept one shows its new token (issue 27)."""
+    at = load(PAGE, query=RANDOM)
+    at.selectbox(key="sc_query").set_value(4)
+    rerun(at)
+    keys = ("sc_query", "sc_key")
+    before = {k: at.selectbox(key=k).options[at.selectbox(key=k).index] for k in keys}
+    type_sentence(at, "dogs bark loudly")
+    tokens = lesson(sentence="dogs bark loudly").tokens
+    for key, pick in zip(keys, (0, 1), strict=True):  # 4 is gone: the default; 1 is kept
+        box = at.selectbox(key=key)
+        assert box.value == pick
+        assert shown(box, before[key]) == box.options[pick] == f"{pick} {tokens[pick]}"
+    assert at.text[0].value.startswith("q0 · k1 = ")
 
 
 def test_similarity_scores_are_symmetric_dot_products_of_x():

@@ -4,6 +4,7 @@ import numpy as np
 
 from attn_core.labs import softmax_facts
 from tests.support.apptest import (
+    RANDOM,
     canvas_chart,
     canvas_charts,
     chart_values,
@@ -11,6 +12,7 @@ from tests.support.apptest import (
     heatmaps,
     load,
     rerun,
+    shown,
     table,
     type_sentence,
 )
@@ -22,7 +24,6 @@ PAGE = "pages/05_Softmax.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def lesson(**changes):
@@ -38,7 +39,7 @@ def steps_table(at):
 
 
 def test_weights_and_row_sums_equal_the_engine(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     t = expected()
     np.testing.assert_allclose(table(at, "A = softmax by row"), t.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k + M"), t.masked, atol=1e-12)
@@ -94,8 +95,14 @@ def test_numbers_on_cells_toggle_reaches_the_heatmaps():
 
 
 def test_repeated_word_keeps_every_row():
+    """...and the query picker shows the new sentence's token at the position it kept."""
     at = load(PAGE, query=RANDOM)
-    type_sentence(at, "the cat saw the cat")
+    box = at.selectbox(key="sm_query")
+    before = box.options[box.index]
+    type_sentence(at, "the dog saw the dog")
+    box = at.selectbox(key="sm_query")
+    assert (before, box.value) == ("1 cat", 1)
+    assert shown(box, before) == box.options[1] == "1 dog"
     assert table(at, "A = softmax by row").shape == (5, 5)
     assert len(steps_table(at)) == 5
 

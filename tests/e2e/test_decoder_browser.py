@@ -52,7 +52,7 @@ def test_kv_cache_page_draws_its_charts(page, app_url):
     n = len(kv_cache.CONTEXTS)
     wait_chart(page, "Memory of the KV cache", f"g._fullData[0].x.length === {n}")
     wait_chart(page, "FLOPs to read one more token", f"g._fullData[1].x.length === {n}")
-    expect(page.get_by_text("The cache after your 23 tokens")).to_be_visible()
+    expect(page.get_by_text("The cache after your 22 tokens and the model's one")).to_be_visible()
     expect(page.get_by_text("both ways choose the same next token")).to_be_visible()
     shot(page, "decoder_kv_cache")
 

@@ -13,11 +13,12 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
 from attn_ui.figures.heatmap import decode
+from attn_ui.settings import LessonSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 SENTENCE_KEY = "lesson_w_sentence"  # the lesson pages' sentence box
+RANDOM = {"weights": "random"}  # a link to the seeded random weights (the toy heads)
 
 
 def load(page: str, timeout: float = 60, query: dict | None = None) -> AppTest:
@@ -44,6 +45,12 @@ def type_sentence(at: AppTest, sentence: str, key: str = SENTENCE_KEY) -> AppTes
     box = at.text_input(key=key) if key == SENTENCE_KEY else at.text_area(key=key)
     box.input(sentence)
     return rerun(at)
+
+
+def shown(box, before: str) -> str:
+    """The label a browser shows in selectbox `box` after a rerun: the one it showed `before`,
+    whatever the new options are, unless the server sent it a value (``set_value``)."""
+    return box.proto.raw_value if box.proto.set_value else before
 
 
 # --- tables -------------------------------------------------------------------------------
@@ -207,6 +214,6 @@ def canvas_grids(at: AppTest) -> list:
 
 
 def canvas_sections(at: AppTest) -> list[dict]:
-    """The sections of the page's one canvas grid component, as sent to the browser."""
-    (grid,) = canvas_grids(at)
-    return json.loads(grid.proto.json)["sections"]
+    """The sections of the page's canvas grid components, in page order, as sent to the
+    browser (the overview's two: X, Q, K and V beside the lesson's words, then the rest)."""
+    return [sec for grid in canvas_grids(at) for sec in json.loads(grid.proto.json)["sections"]]

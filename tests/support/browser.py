@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -153,6 +154,15 @@ def open_page(pg: Page, base: str, path: str = "", timeout_ms: int = 30_000) -> 
 def url_path(page_file: str) -> str:
     """Streamlit's URL path for pages/NN_Name.py: "Name"."""
     return page_file.split("/")[-1].removesuffix(".py").split("_", 1)[1]
+
+
+def names_its_address(title: str, name: str) -> bool:
+    """Whether a page's `title` starts with the words of its address `name`, so that a learner
+    who types the title's name finds the page: "Tiled attention: ..." at /Tiled_attention,
+    not "Attention in tiles". A step number may come first; case and hyphens do not count."""
+    words = name.replace("_", " ").replace("-", " ").lower()
+    lead = re.sub(r"^\d+\. ", "", title).replace("-", " ").lower()
+    return re.match(re.escape(words) + r"\b", lead) is not None
 
 
 # The Plotly figure whose title contains `t` (tags stripped), or whose y axis is titled `t`.
