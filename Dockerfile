@@ -23,6 +23,7 @@ COPY --chown=lab:lab app.py serve.py ./
 COPY --chown=lab:lab .streamlit ./.streamlit
 COPY --chown=lab:lab attn_core ./attn_core
 COPY --chown=lab:lab attn_ui ./attn_ui
+COPY --chown=lab:lab attn_lessons ./attn_lessons
 COPY --chown=lab:lab attn_sheets ./attn_sheets
 COPY --chown=lab:lab pages ./pages
 COPY --chown=lab:lab lessons ./lessons

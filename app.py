@@ -1,5 +1,5 @@
 """Attention Lab: entry point and home page. The lesson pages live in pages/."""
 
-from attn_ui import frame
+from attn_ui import first_screen
 
-frame.home()
+first_screen.home()

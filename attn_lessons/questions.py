@@ -28,6 +28,7 @@ from attn_core import Trace
 from attn_core.labs.masking import mask_after_softmax
 from attn_core.multihead import MultiHeadTrace
 from attn_core.softmax import softmax
+from attn_lessons.text import fill
 
 STEP_PAGES = (
     "overview",
@@ -111,20 +112,23 @@ def explanation(q: Question, verdict: Verdict, text: dict[str, str], given=None)
         if not q.ties:
             return text["Right"]
         tied = " and ".join(f"“{q.options[i]}”" for i in sorted(q.right))
-        return fill(text["Right, tied"], {**q.fills, "tied": tied})
+        return _filled(text["Right, tied"], {**q.fills, "tied": tied})
     if not verdict.answered:
         return text["Not answered"]
     name = verdict.misconception or "Wrong"
     words = text.get(f"{q.key}: {name}", text[name])
-    return fill(words, {**q.fills, "given": _written(q, given)})
+    return _filled(words, {**q.fills, "given": _written(q, given)})
 
 
-def fill(words: str, fills: dict[str, str]) -> str:
-    """`words` with the {blanks} it has filled from `fills` (a blank `fills` lacks stays,
-    and a test fails on it)."""
-    for name, value in fills.items():
-        words = words.replace("{" + name + "}", str(value))
-    return words
+def wording(q: Question, text: dict[str, str]) -> str:
+    """The question's own words (lessons/checks.md "## <q.key>"), its blanks filled."""
+    return _filled(text[q.key], q.fills)
+
+
+def _filled(words: str, fills: dict[str, str]) -> str:
+    """`words` with the blanks it has filled from `fills` (a question's fills name every
+    blank any of its texts may use; a blank left unfilled stays, and a test fails on it)."""
+    return fill(words, **{k: v for k, v in fills.items() if "{" + k + "}" in words})
 
 
 def _written(q: Question, given) -> str:

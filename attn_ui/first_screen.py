@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from attn_ui import compute, controls, frame, registry
+from attn_ui import compute, controls, frame, page_style, registry
 from attn_ui.figures.matrix import matrix
 
 SPECIAL = ("[CLS]", "[SEP]")  # MiniLM's markers: the row to point at is a word's
@@ -80,3 +80,26 @@ def live(text: dict[str, str]) -> None:
                 label="See every step on your sentence: the overview",
                 icon=":material/arrow_forward:",
             )
+
+
+def home() -> None:
+    """The home page (app.py): the learner's sentence and attention on it, live, then every
+    page by group."""
+    st.set_page_config(page_title="Attention Lab", layout="wide")
+    page_style.apply()
+    frame.navigation()
+    text = frame.lesson("home")
+    st.title("Attention Lab")
+    st.markdown(text["The idea"])
+    live(text)
+    for group in registry.GROUPS:
+        pages = registry.in_group(group)
+        if not pages:
+            continue
+        st.header(group)  # h2 under the h1 title (axe-core's heading-order)
+        st.markdown(text.get(group, ""))
+        # three to a row, a row at a time: a phone stacks columns one under the other, and
+        # must list the pages in lesson order (one st.columns for all read 1, 4, 7, 2, ...)
+        for first in range(0, len(pages), 3):
+            for col, p in zip(st.columns(3), pages[first : first + 3], strict=False):
+                col.page_link(p.path, label=p.title)

@@ -11,8 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import parse_qsl
 
-from attn_ui import controls, registry
-from attn_ui.controls import LessonSettings
+from attn_ui import controls, registry, settings
+from attn_ui.settings import LessonSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -108,7 +108,7 @@ def test_every_address_opens_a_page_with_its_settings(monkeypatch):
     for where, name, query in links:
         assert f"/{name}" in pages, f"{where}: /{name} is not a page of the app"
         params = dict(parse_qsl(query, keep_blank_values=True))
-        unknown = set(params) - set(controls.URL_SETTINGS)
+        unknown = set(params) - set(settings.URL_SETTINGS)
         assert not unknown, f"{where}: /{name}?{query}: {unknown} are not link settings"
         s, notices = opened_with(params, monkeypatch)
         assert notices == [], f"{where}: /{name}?{query}: {notices}"
@@ -118,7 +118,7 @@ def test_every_address_opens_a_page_with_its_settings(monkeypatch):
 def test_the_settings_table_lists_every_link_setting_and_its_default(monkeypatch):
     text = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     rows = dict(SETTINGS_TABLE.findall(text))
-    assert set(rows) == set(controls.URL_SETTINGS)
+    assert set(rows) == set(settings.URL_SETTINGS)
     defaults = {f.name: f.default for f in fields(LessonSettings)}
     for name, default in rows.items():
         s, notices = opened_with({name: default}, monkeypatch)

@@ -10,7 +10,7 @@ import streamlit as st
 
 from attn_core.pretrained import ModelTrace
 from attn_core.text import MAX_TOKENS as LESSON_TOKENS
-from attn_ui import controls
+from attn_ui import settings
 from attn_ui.compute.model import minilm
 from attn_ui.tables import labels
 
@@ -49,17 +49,17 @@ def lesson_cut(run: ModelTrace) -> tuple[str, int]:
     LESSON_TOKENS pieces and MAX_SENTENCE_CHARS characters, cut after a whole word (a word's
     pieces do not depend on its neighbours, so the cut text gives exactly the kept pieces)."""
     pieces = run.tokens[1:-1]
-    if len(pieces) <= LESSON_TOKENS and len(run.sentence) <= controls.MAX_SENTENCE_CHARS:
+    if len(pieces) <= LESSON_TOKENS and len(run.sentence) <= settings.MAX_SENTENCE_CHARS:
         return run.sentence, len(pieces)
 
     def fits(k: int) -> bool:  # pieces[k] is the first one cut; offsets[k] the k-th kept
         whole = k == len(pieces) or not pieces[k].startswith("##")
-        return whole and run.offsets[k][1] <= controls.MAX_SENTENCE_CHARS
+        return whole and run.offsets[k][1] <= settings.MAX_SENTENCE_CHARS
 
     k = min(len(pieces), LESSON_TOKENS)
     while k > 1 and not fits(k):
         k -= 1
-    return run.sentence[: run.offsets[k][1]][: controls.MAX_SENTENCE_CHARS], k
+    return run.sentence[: run.offsets[k][1]][: settings.MAX_SENTENCE_CHARS], k
 
 
 def link_table(run: ModelTrace, top: int = 5) -> pd.DataFrame:

@@ -15,7 +15,7 @@ import attn_core
 from attn_core import MultiHeadTrace, Trace
 from attn_core.text import MAX_TOKENS, embed
 from attn_ui.compute.model import minilm
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,9 +14,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import scaling
-from attn_ui.controls import LessonSettings
 from attn_ui.figures import canvas_grid, heatmap, plots
 from attn_ui.figures.matrix import matrix, oriented_figure
+from attn_ui.settings import LessonSettings
 from attn_ui.tables import numbers, numbers_of, table
 
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}

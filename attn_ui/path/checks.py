@@ -13,8 +13,9 @@ from dataclasses import replace
 
 import streamlit as st
 
+from attn_lessons import questions
 from attn_ui import frame
-from attn_ui.path import progress, questions
+from attn_ui.path import progress
 from attn_ui.registry import info
 
 _RERUN = "chk_rerun_page"  # session key: a fragment's check marked its page
@@ -121,7 +122,7 @@ def show(
     results = st.session_state.get(_results(page), {})
     with st.form(key=f"chk_{page}", enter_to_submit=False):
         for n, q in enumerate(qs, 1):
-            label = questions.fill(text[q.key], _quoted(q).fills)
+            label = questions.wording(_quoted(q), text)
             _widget(q, f"{n}. {label}", _key(page, q))
             if q.ident in results:
                 _feedback(*results[q.ident], q, text)

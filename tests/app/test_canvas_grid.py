@@ -8,8 +8,10 @@ follows: tests/app/test_heatmap.py.
 import numpy as np
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
+    RANDOM,
+    canvas_grids,
     canvas_matrices,
     canvas_sections,
     load,
@@ -20,7 +22,6 @@ PAGE = "pages/00_Overview.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def test_every_matrix_sent_is_the_engines():
@@ -44,6 +45,8 @@ def test_every_matrix_sent_is_the_engines():
     }
     want |= {f"head {h}: A": head.weights for h, head in enumerate(run.multi.heads)}
     assert got.keys() == want.keys()
+    # twelve matrices in two components, not twelve (each costs the server about a ms a rerun)
+    assert len(canvas_grids(at)) == 2
     for name, m in want.items():
         np.testing.assert_array_equal(got[name], m, err_msg=name)  # float64, bit for bit
     rows = [it["rows"] for sec in canvas_sections(at) for it in sec["items"] if "z" in it]

@@ -4,8 +4,8 @@ answer that a misconception gives is explained by its name; the pipeline box sit
 import pytest
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
 from attn_ui.frame import lesson, pipeline
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import load, rerun
 from tests.support.checks import OPENS_ON, STEPS, questions, widget_key
 

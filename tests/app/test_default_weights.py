@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import attn_core
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import lesson, load, rerun, table
 
 # step pages that show the lesson's A at their defaults: page -> the table's title

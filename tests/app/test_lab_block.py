@@ -7,7 +7,7 @@ from attn_core.labs.normalisation import normalise, spread
 from attn_core.pretrained import load_minilm
 from attn_core.pretrained.bert_layer import encoder_layer
 from attn_core.text import embed
-from attn_ui.controls import DEFAULT_SENTENCE
+from attn_ui.settings import DEFAULT_SENTENCE
 from tests.support.apptest import load, rerun, table
 
 PAGE = "pages/47_Transformer_block.py"

@@ -5,7 +5,7 @@ import numpy as np
 import attn_core
 from attn_core.labs.cross import cross_attention
 from attn_core.text import embed
-from attn_ui.controls import DEFAULT_SENTENCE, MAX_SENTENCE_CHARS
+from attn_ui.settings import DEFAULT_SENTENCE, MAX_SENTENCE_CHARS
 from tests.support.apptest import (
     heatmaps,
     load,

@@ -5,7 +5,7 @@ import pytest
 
 from attn_core.labs import similarity
 from attn_core.text import embed
-from attn_ui.controls import DEFAULT_SENTENCE
+from attn_ui.settings import DEFAULT_SENTENCE
 from tests.support.apptest import (
     canvas_chart,
     chart,

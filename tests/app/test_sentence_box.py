@@ -3,7 +3,8 @@ and links that carried a newline still load."""
 
 import pytest
 
-from attn_ui.controls import MAX_SENTENCE_CHARS, SENTENCE_HELP
+from attn_ui.controls import SENTENCE_HELP
+from attn_ui.settings import MAX_SENTENCE_CHARS
 from tests.support.apptest import SENTENCE_KEY, lesson, load, rerun, table, type_sentence
 
 PAGES = ["pages/00_Overview.py", "pages/03_Scores.py"]

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import MAX_SENTENCE_CHARS, LessonSettings
+from attn_ui.settings import MAX_SENTENCE_CHARS, LessonSettings
 from tests.support.browser import heatmap, open_page, shot, wait_heatmap, wait_idle
 
 pytestmark = pytest.mark.e2e

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
 from attn_ui.figures.heatmap import BAND
+from attn_ui.settings import LessonSettings
 from tests.support.browser import (
     heatmap,
     heatmaps,

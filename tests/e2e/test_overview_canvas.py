@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.browser import (
     open_page,
     shot,

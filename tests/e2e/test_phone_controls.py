@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from attn_ui import first_screen
 from attn_ui.compute import explorer, lesson_run
-from attn_ui.controls import MAX_SENTENCE_CHARS, LessonSettings
+from attn_ui.settings import MAX_SENTENCE_CHARS, LessonSettings
 from tests.support.browser import (
     heatmap,
     open_page,

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from attn_ui.step_tables import dot_sum
 from tests.support.browser import (
     canvas_chart,

@@ -8,7 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.wsclient import Session
 
 LIGHT = "the dog ran home"

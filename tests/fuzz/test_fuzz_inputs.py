@@ -18,9 +18,8 @@ import attn_core
 from attn_core import AttentionInputError, by_hand
 from attn_core.by_hand import checking
 from attn_core.text import embed
-from attn_ui import controls
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import D_KS, D_MODELS, MASKS, WEIGHT_SOURCES, LessonSettings
 
 FUZZ = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
@@ -75,11 +74,11 @@ def check_trace(t) -> None:
 def lesson_settings(**over):
     fields = dict(
         sentence=texts,
-        d_model=st.sampled_from(controls.D_MODELS),
-        d_k=st.sampled_from(controls.D_KS),
-        weights=st.sampled_from(list(controls.WEIGHT_SOURCES)),
+        d_model=st.sampled_from(D_MODELS),
+        d_k=st.sampled_from(D_KS),
+        weights=st.sampled_from(list(WEIGHT_SOURCES)),
         seed=st.integers(0, 10_000),
-        mask=st.sampled_from(list(controls.MASKS)),
+        mask=st.sampled_from(list(MASKS)),
         n_pad=st.integers(0, 8),
         window=st.integers(0, 8),
         n_heads=st.integers(1, 8),

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core.text import embed
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import ROOT, load, open_tables, type_sentence
 
 HOSTILE = ["<script>alert(1)</script>", "<b>x</b>", "**x** [a](javascript:x)"]

@@ -1,6 +1,6 @@
 """Judging a learner's answer never misjudges: counts are exact, every key tied for the
 largest value (as the figure shows it) is right, and every explanation is written for its
-question with its blanks filled (attn_ui/path/questions.py, lessons/checks.md)."""
+question with its blanks filled (attn_lessons/questions.py, lessons/checks.md)."""
 
 from dataclasses import replace
 
@@ -9,11 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
-from attn_ui.figures.heatmap import _decimals
-from attn_ui.frame import lesson
-from attn_ui.path.questions import (
+from attn_lessons.questions import (
     STEP_PAGES,
     NoQuestions,
     Verdict,
@@ -22,6 +18,10 @@ from attn_ui.path.questions import (
     shown_decimals,
     top_keys,
 )
+from attn_ui.compute import lesson_run
+from attn_ui.figures.heatmap import _decimals
+from attn_ui.frame import lesson
+from attn_ui.settings import LessonSettings
 from tests.path.test_questions import IDS, SETTINGS, asked, by_key, query_of
 
 TEXT = lesson("checks")

@@ -1,4 +1,4 @@
-"""The check-yourself questions (attn_ui/path/questions.py): for a few sentences and settings
+"""The check-yourself questions (attn_lessons/questions.py): for a few sentences and settings
 the right answer is the core's, each misconception's answer is recognised and named, and
 the wording exists for every question and misconception."""
 
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import attn_core
+from attn_lessons.questions import STEP_PAGES, NoQuestions, Verdict, for_run, judge, tolerance
 from attn_ui.compute import lesson_run
 from attn_ui.compute.lessons import lesson_mask
-from attn_ui.controls import LessonSettings
 from attn_ui.frame import lesson
-from attn_ui.path.questions import STEP_PAGES, NoQuestions, Verdict, for_run, judge, tolerance
+from attn_ui.settings import LessonSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 SENTENCES = (
@@ -228,7 +228,7 @@ def test_every_question_has_wording_and_no_nan(page, s):
 
 def test_the_question_module_imports_no_streamlit():
     """Pure: NumPy and attn_core only, so that it can be tested and reused without an app."""
-    code = "import sys, attn_ui.path.questions; sys.exit('streamlit' in sys.modules)"
+    code = "import sys, attn_lessons.questions; sys.exit('streamlit' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
 

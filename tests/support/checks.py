@@ -1,15 +1,15 @@
 """The check-yourself questions a step page shows, computed in the test's process from the
-same settings (attn_ui/path/questions.py), for AppTests and browser tests to answer."""
+same settings (attn_lessons/questions.py), for AppTests and browser tests to answer."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from attn_lessons.questions import for_run
 from attn_ui.compute import lesson_run
 from attn_ui.compute.lessons import masked_trace, preset_mask
-from attn_ui.controls import LessonSettings
-from attn_ui.path.questions import for_run
 from attn_ui.registry import in_group
+from attn_ui.settings import LessonSettings
 
 STEPS = {p.name: p for p in in_group("The steps")}
 # the settings each page opens on (the masking page on the causal mask, multi-head on toy heads)
