@@ -14,49 +14,22 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 
 import streamlit as st
 
 from attn_core import AttentionInputError
+from attn_lessons.text import fill as fill  # the pages fill lesson text through the frame
+from attn_lessons.text import lesson
 from attn_ui import page_style
 from attn_ui.path import progress
-from attn_ui.registry import GROUPS, ROOT, in_group, info
+from attn_ui.registry import GROUPS, in_group, info
 
-INTRO = ("What you'll learn", "The idea", "The formula")  # drawn under the title, in order
+LEAD = "In one line"  # the lesson's sentence under the title: what the page shows
+WORDS = ("What you'll learn", "The idea", "The formula")  # drawn beside the first figure
+FIGURE_HEADING = "attn_live_figure"  # the key of the figure column's hidden h2
 # Characters that would turn text quoted from the learner into emphasis, code, a link, HTML
 # or maths inside Streamlit's Markdown.
 _MARKUP = re.compile(r"([\\`*_\[\]<>$~])")
-
-
-def lesson(name: str) -> dict[str, str]:
-    """Sections of lessons/<name>.md keyed by their '## ' heading; '' holds the title line."""
-    path = ROOT / "lessons" / f"{name}.md"
-    return dict(_sections(path, path.stat().st_mtime_ns))  # a copy: the cached one stays as read
-
-
-@lru_cache(maxsize=64)
-def _sections(path, mtime_ns: int) -> dict[str, str]:  # mtime: an edited file is read again
-    sections: dict[str, list[str]] = {"": []}
-    current = ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            current = line[3:].strip()
-            sections[current] = []
-        else:
-            sections[current].append(line)
-    return {k: "\n".join(v).strip() for k, v in sections.items()}
-
-
-def fill(text: str, **values) -> str:
-    """A lesson sentence with its {name} blanks filled by the page's values (already formatted:
-    numbers are written by the code, words by the lesson). Other braces (LaTeX) stay."""
-    for name, value in values.items():
-        blank = "{" + name + "}"
-        if blank not in text:
-            raise KeyError(f"the lesson text has no {blank} to fill: {text[:60]!r}...")
-        text = text.replace(blank, str(value))
-    return text
 
 
 def navigation(current: str = "The steps") -> None:
@@ -114,8 +87,11 @@ def _freeze_imports() -> None:
         _modules_frozen = len(sys.modules)
 
 
-def page(file: str) -> dict[str, str]:
-    """Set up a page: config, menu, title and intro. Returns its lesson sections."""
+def page(file: str, sections: tuple[str, ...] = ()) -> dict[str, str]:
+    """Set up a page: config, menu, the title, the step's place in the pipeline (the steps)
+    and the lesson's one sentence of what the page shows ("In one line"). Returns its lesson
+    sections. The lesson's words go beside the page's first live figure (`beside`); a page
+    with no live figure draws them here, as `sections` (e.g. ``WORDS``)."""
     me = info(file)
     _freeze_imports()
     st.set_page_config(page_title=f"{me.title} · Attention Lab", layout="wide")
@@ -125,12 +101,53 @@ def page(file: str) -> dict[str, str]:
     st.title(me.title)
     if me.group == "The steps":
         st.markdown(pipeline(me.name))
-    for heading in INTRO:
-        if text.get(heading):
-            if heading == "The formula":  # h2 under the h1 title (axe-core's heading-order)
-                st.markdown(f"## {heading}")
-            st.markdown(text[heading])
+    if text.get(LEAD):
+        st.markdown(text[LEAD])
+    intro(text, sections)
     return text
+
+
+@contextmanager
+def beside(text: dict[str, str], headings: tuple[str, ...] = WORDS, *, ratio=(3, 2)):
+    """The page's first live figure (drawn in the `with` block), with the lesson's words
+    (`intro`) beside it on a wide screen and right after it on a phone, where columns stack
+    in order. Yields the words' column, for what a page adds there (the step pages' "Where
+    it sits" box).
+
+        with frame.beside(text):
+            panels.square(...)
+    """
+    figure, words = st.columns(ratio, gap="large")
+    with words:
+        intro(text, headings)
+    with figure:
+        # a heading for screen readers only (page_style hides it): the page's h3 sections
+        # follow the h1 title in the page's order, and headings go down one level at a time
+        with st.container(key=FIGURE_HEADING):
+            st.markdown("## Live figure")
+        yield words
+
+
+def intro(text: dict[str, str], headings: tuple[str, ...] = WORDS) -> None:
+    """The lesson's words among `headings`, in order: "The formula" under its h2, and after
+    "The idea" every section whose heading is a question ("Why subtract the maximum?"),
+    folded, so that a long explanation waits for the learner who asks it."""
+    for heading in headings:
+        if not text.get(heading):
+            continue
+        if heading == "The formula":  # h2 under the h1 title (axe-core's heading-order)
+            st.markdown(f"## {heading}")
+        st.markdown(text[heading])
+        if heading == "The idea":
+            folds(text)
+
+
+def folds(text: dict[str, str]) -> None:
+    """Every section of the lesson whose heading ends with "?", as a closed expander."""
+    for heading, words in text.items():
+        if heading.endswith("?") and words:
+            with st.expander(heading):
+                st.markdown(words)
 
 
 def pipeline(name: str) -> str:
@@ -160,31 +177,6 @@ def footer(file: str) -> None:
         left.page_link(group[i - 1].path, label=f"Previous: {group[i - 1].title}", icon="⬅️")
     if i + 1 < len(group):
         right.page_link(group[i + 1].path, label=f"Next: {group[i + 1].title}", icon="➡️")
-
-
-def home() -> None:
-    """The home page (app.py): the learner's sentence and attention on it, live, then every
-    page by group."""
-    from attn_ui import first_screen  # it draws with the controls, which import this module
-
-    st.set_page_config(page_title="Attention Lab", layout="wide")
-    page_style.apply()
-    navigation()
-    text = lesson("home")
-    st.title("Attention Lab")
-    st.markdown(text["The idea"])
-    first_screen.live(text)
-    for group in GROUPS:
-        pages = in_group(group)
-        if not pages:
-            continue
-        st.header(group)  # h2 under the h1 title (axe-core's heading-order)
-        st.markdown(text.get(group, ""))
-        # three to a row, a row at a time: a phone stacks columns one under the other, and
-        # must list the pages in lesson order (one st.columns for all read 1, 4, 7, 2, ...)
-        for first in range(0, len(pages), 3):
-            for col, p in zip(st.columns(3), pages[first : first + 3], strict=False):
-                col.page_link(p.path, label=p.title)
 
 
 def quoted(text: str) -> str:

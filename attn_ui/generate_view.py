@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_ui import frame, widgets
+from attn_ui import formats, frame, widgets
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import MAX_NEW_TOKENS, smollm
 from attn_ui.figures import canvas_grid, heatmap
@@ -35,7 +35,7 @@ URL = {
 VIEW_DEFAULTS = {"layer": gen.DEFAULT_LAYER, "head": gen.DEFAULT_HEAD}
 # In the URL while the model writes for this page, removed when it ends. A session that opens
 # with it lost its writer: the server died mid-way (a class's replica killed or restarted,
-# README "Running it for a class") and the browser reconnected to another one.
+# docs/class.md) and the browser reconnected to another one.
 WRITING = "writing"
 
 
@@ -136,22 +136,29 @@ def prompt_form() -> gen.Settings | None:
             key=_seed("gen_prompt", s.prompt),
             help="The model continues this text. In chat mode it answers it as a question.",
         )
-        c = st.columns([1.2, 1, 1, 1])
-        chat = c[0].toggle("Chat: answer it as a question", key=_seed("gen_chat", s.chat))
-        temperature = c[1].slider(
-            "Temperature (0 = greedy)",
-            0.0,
-            2.0,
-            step=0.1,
-            key=_seed("gen_temperature", s.temperature),
+        chat = st.toggle("Chat: answer it as a question", key=_seed("gen_chat", s.chat))
+        # folded: on a phone the three settings stacked pushed the triangle off the first
+        # screens; what they are now is in the expander's title
+        title = (
+            f"Sampling: temperature {s.temperature:g}, seed {s.seed}, "
+            f"at most {s.max_new_tokens} new tokens"
         )
-        seed = c[2].number_input("Seed", 0, 10_000, step=1, key=_seed("gen_seed", s.seed))
-        max_new = c[3].slider(
-            "New tokens at most",
-            1,
-            MAX_NEW_TOKENS,
-            key=_seed("gen_max_new", s.max_new_tokens),
-        )
+        with st.expander(title):
+            c = st.columns(3)
+            temperature = c[0].slider(
+                "Temperature (0 = greedy)",
+                0.0,
+                2.0,
+                step=0.1,
+                key=_seed("gen_temperature", s.temperature),
+            )
+            seed = c[1].number_input("Seed", 0, 10_000, step=1, key=_seed("gen_seed", s.seed))
+            max_new = c[2].slider(
+                "New tokens at most",
+                1,
+                MAX_NEW_TOKENS,
+                key=_seed("gen_max_new", s.max_new_tokens),
+            )
         go = st.form_submit_button("Write", type="primary", key="gen_go")
     if not go:
         return None
@@ -202,7 +209,7 @@ def waiting(place):
 
 
 def labels(tokens) -> list[str]:
-    return [gen.shown(t) for t in tokens]
+    return [formats.token(t) for t in tokens]
 
 
 def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, title: str):
@@ -217,53 +224,53 @@ def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, ti
     )
 
 
-def live(place, text: str, prompt_tokens, steps, layer: int, head: int, before) -> None:
-    """What the page shows while the model writes: the text so far and the growing triangle
-    (redrawn every token while small, every 8th beyond LIVE_CELLS cells)."""
+def live(places, text: str, prompt_tokens, steps, layer: int, head: int, before) -> None:
+    """What the page shows while the model writes: the text so far in `places[0]` (right under
+    the form: on the first screen) and the growing triangle in `places[1]` (redrawn every
+    token while small, every 8th beyond LIVE_CELLS cells)."""
     model = smollm()
     new = [s.id for s in steps]
     tokens = [*prompt_tokens, *(s.token for s in steps)]
-    with place.container():
+    said, place = places
+    with said.container():
         st.code(text + model.decode(new), language=None, wrap_lines=True)
         st.caption(f"Writing: {len(steps)} token(s) so far.")
-        k = len(steps)
-        cells = len(tokens) ** 2
-        if cells <= gen.LIVE_CELLS or k % 8 == 1:
-            rows = [s.attention[layer, head] for s in steps]
-            b = None if before is None else before[layer, head]
-            m, first = gen.stack_rows(b, rows, len(prompt_tokens))
-            title = f"Causal attention, layer {layer}, head {head} (writing)"
-            fig = triangle_figure(m, first, tokens, layer, head, title)
-            # one box for the figure and its numbers, in the slot the finished view's columns
-            # take over (a fourth element here would outlive the writing on the page)
-            with st.container():
-                canvas_grid.figure(fig, key=f"gen_live_{k}")
-                # an expander without a key opens in the browser alone: a rerun would stop
-                # the writing
-                with st.expander(f"Numbers of {title} (table)"):
-                    rows = labels(tokens[first : first + len(m)])
-                    cols = labels(tokens[: m.shape[1]])
-                    st.dataframe(table(m, rows, cols), height=table_height(len(m)))
+    k = len(steps)
+    if len(tokens) ** 2 > gen.LIVE_CELLS and k % 8 != 1:
+        return  # the last triangle drawn stays
+    rows = [s.attention[layer, head] for s in steps]
+    b = None if before is None else before[layer, head]
+    m, first = gen.stack_rows(b, rows, len(prompt_tokens))
+    title = f"Causal attention, layer {layer}, head {head} (writing)"
+    fig = triangle_figure(m, first, tokens, layer, head, title)
+    # one box for the figure and its numbers, in the slot the finished view's columns take
+    # over (a second element here would outlive the writing on the page)
+    with place.container(), st.container():
+        canvas_grid.figure(fig, key=f"gen_live_{k}")
+        # an expander without a key opens in the browser alone: a rerun would stop the writing
+        with st.expander(f"Numbers of {title} (table)"):
+            rows = labels(tokens[first : first + len(m)])
+            cols = labels(tokens[: m.shape[1]])
+            st.dataframe(table(m, rows, cols), height=table_height(len(m)))
 
 
-def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:
-    """The finished generation: the text, the triangle, and the picked token's row."""
-    model = smollm()
-    n = w.n_new
+def written_text(w: gen.Written) -> None:
+    """The finished generation's text and how it ended (where `live` wrote the text)."""
     ending = "it wrote its end token" if w.stopped == "eos" else "it reached the length asked"
     st.code(w.text + w.written, language=None, wrap_lines=True)
     s = w.settings
     how = "greedy" if s.temperature == 0 else f"temperature {s.temperature:g}, seed {s.seed}"
-    st.caption(f"{n} token(s) written ({how}); it stopped because {ending}.")
+    st.caption(f"{w.n_new} token(s) written ({how}); it stopped because {ending}.")
+
+
+def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:
+    """The finished generation's triangle and the picked token's row (where `live` drew the
+    growing triangle)."""
+    model = smollm()
+    n = w.n_new
     left, right = st.columns([3, 2])
-    with left:
-        st.markdown(text["The triangle"])
+    with left:  # the figure first, then how to read it
         m, first = gen.triangle(w, layer, head)
-        if first:
-            st.caption(
-                f"Your prompt is {w.n_prompt} tokens: only the rows of the written tokens are "
-                "drawn (their queries are the token before each)."
-            )
         rows = labels(w.tokens[first : first + len(m)])
         matrix(
             m,
@@ -274,6 +281,12 @@ def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None
             show_numbers=False,
             key="gen_triangle",
         )
+        if first:
+            st.caption(
+                f"Your prompt is {w.n_prompt} tokens: only the rows of the written tokens are "
+                "drawn (their queries are the token before each)."
+            )
+        st.markdown(text["The triangle"])
     with right:
         st.markdown(text["Where it looked"])
         if st.session_state.get("gen_pick") not in range(n):
@@ -296,7 +309,7 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
     """The row that chose new token `k`, and the five likeliest choices at that step."""
     position = w.n_prompt + k
     row = w.rows[layer, head, k, :position]
-    chosen, query = gen.shown(w.tokens[position]), gen.shown(w.tokens[position - 1])
+    chosen, query = formats.token(w.tokens[position]), formats.token(w.tokens[position - 1])
     matrix(
         row[None, :],
         [query],
@@ -309,21 +322,23 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
     j = int(np.argmax(row))
     st.caption(
         f"Layer {layer}, head {head} put {row[j]:.2f} of this row's weight on "
-        f"“{gen.shown(w.tokens[j])}” (position {j})."
+        f"“{formats.token(w.tokens[j])}” (position {j})."
     )
     top = pd.DataFrame(
         {
-            "token": [gen.shown(model.token_text(i)) for i in w.top_ids[k]],
+            "token": [formats.token(model.token_text(i)) for i in w.top_ids[k]],
             "probability": w.top_probs[k],
             "chosen": ["✓" if i == w.ids[position] else "" for i in w.top_ids[k]],
         }
     )
     st.dataframe(top.style.format({"probability": "{:.3f}"}), hide_index=True, key="gen_top")
+    st.caption(formats.TOKEN_NOTE)
 
 
 def write(s: gen.Settings, queue_place, out, layer: int, head: int) -> gen.Written:
-    """Write with the shared queue, streaming into `out` as each token comes; the learner's
-    place in line shows in `queue_place` meanwhile. Raises the core's PromptError."""
+    """Write with the shared queue, streaming into `out` (the text's place, the triangle's) as
+    each token comes; the learner's place in line shows in `queue_place` meanwhile. Raises the
+    core's PromptError."""
     model = smollm()
     steps, before, prompt_tokens = [], None, []
     prompt_text, n_prompt = "", 0

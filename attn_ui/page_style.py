@@ -1,11 +1,17 @@
 """What every page adds to Streamlit's own look and behaviour, for phones and keyboards.
 
-- CSS (the script below adds it to the page): a formula wider than its column (a phone)
-  scrolls sideways instead of being cut off; captions in a grey that reads at WCAG AA on
-  white (6.2:1; Streamlit's, faded, 3.9:1); the lesson's "The formula" heading is an h2
-  (headings go down one level at a time, axe-core's heading-order) at the size of the h4 it was;
-  a menu title longer than the menu's width wraps onto a second line instead of being cut
-  (the menu showed "Cost: time and memory against T" without its end).
+- CSS (the script below adds it to the page): less room above the title (Streamlit's 6rem
+  pushed every page's first figure down; the anatomy in docs/architecture.md); formulas in a
+  column (beside a figure) a size smaller than KaTeX's 1.21em; a formula wider than its
+  column (the lessons' formulas fit 390 px; a narrower phone) scrolls
+  sideways instead of being cut off, with a shadow on the side that has more; captions in a
+  grey that reads at WCAG AA on white (6.2:1; Streamlit's, faded, 3.9:1); the lesson's
+  "The formula" heading is an h2 (headings go down one level at a time, axe-core's
+  heading-order) at the size of the h4 it was, and so is "The idea" where a page draws it
+  under its live output (Generate); the figure column's "Live figure" h2 (`frame.beside`)
+  is read by screen readers and not shown; a menu title longer than the menu's width wraps onto a
+  second line instead of being cut (the menu showed "Cost: time and memory against T"
+  without its end).
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
@@ -21,9 +27,23 @@ import streamlit as st
 KEY = "attn_page"  # the component's key; its box is hidden (.st-key-attn_page)
 CSS = f"""
 .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; }}
+[data-testid="stColumn"] .katex-display > .katex {{ font-size: 1.05em; }}
+.katex-display[data-attn-scroller] {{
+  background:
+    linear-gradient(to right, #fff 40%, #fff0) left / 24px 100% no-repeat local,
+    linear-gradient(to left, #fff 40%, #fff0) right / 24px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, #0006, #0000) left / 14px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, #0006, #0000) right / 14px 100% no-repeat scroll;
+}}
 .st-key-{KEY} {{ display: none; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 3rem; }}
+[data-testid="stLayoutWrapper"]:has(> .st-key-attn_live_figure) {{ position: absolute; }}
+.st-key-attn_live_figure {{
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}}
 [data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
-h2#the-formula {{ font-size: 1.25rem; padding-top: 0.5rem; }}
+h2:is(#the-formula, #the-idea) {{ font-size: 1.25rem; padding-top: 0.5rem; }}
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {{
   white-space: normal; overflow: visible; text-overflow: clip; line-height: 1.35;
 }}

@@ -2,13 +2,14 @@
 
 Up to thirteen matrices change with every sentence here, so the page is built for speed
 (bench/bench_app.py): the sentence box and the figures form one `st.fragment`, so typing
-reruns only them, and the figures are drawn by one browser component (attn_ui/canvas_grid,
-which draws every heatmap of the app) instead of thirteen.
+reruns only them, and the figures are drawn by two browser components (attn_ui/canvas_grid,
+which draws every heatmap of the app) instead of thirteen: X, Q, K and V beside the lesson's
+words, the rest across the page.
 """
 
 import streamlit as st
 
-from attn_ui import compute, controls, frame, tables
+from attn_ui import compute, controls, frame, settings, tables
 from attn_ui.figures import canvas_grid
 from attn_ui.figures.matrix import oriented_figure
 from attn_ui.path import checks, where
@@ -20,7 +21,7 @@ controls.sidebar(heads=True, sentence=False, here=("n_heads",))
 class Figures:
     """The page's matrices, as the learner asked to see them (rows, or the by-hand layout)."""
 
-    def __init__(self, s: controls.LessonSettings) -> None:
+    def __init__(self, s: settings.LessonSettings) -> None:
         self.s = s
         self.tables: dict[str, object] = {}  # name -> the table's maker, for the numbers
 
@@ -57,7 +58,6 @@ def pipeline() -> None:
     s = controls.sentence_box(note=True)
     with frame.stop_on_error():
         run = compute.lesson_run(s, multi=s.n_heads > 1)
-    where.show(__file__, run, s)
     t, tok = run.trace, run.tokens
     fig = Figures(s)
     feat = {"row_title": "token", "col_title": "feature"}
@@ -134,7 +134,13 @@ def pipeline() -> None:
                 widths=[1],
             )
         )
-    canvas_grid.show(sections, key="ov_figures")
+    # X, Q, K and V with the lesson's words beside them; the rest of the pipeline gets the
+    # page's whole width (a grid under 640 px wide puts one figure per line)
+    with frame.beside(text) as words:
+        canvas_grid.show(sections[:1], key="ov_projections")
+    with words:
+        where.show(__file__, run, s)
+    canvas_grid.show(sections[1:], key="ov_figures")
     tables.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
     checks.show(__file__, run, s, whole_page=True)  # in the fragment: a new sentence, new questions
 

@@ -21,31 +21,33 @@ def lesson() -> None:
     tok, x = run.tokens, run.x
     common = {"columns": s.columns, "show_numbers": s.show_numbers}
 
-    st.subheader(f"1. Your sentence as {len(tok)} tokens")
-    c = st.columns([1, 1.4])
-    with c[0]:
-        height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
-        st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
-    with c[1]:
+    what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
+    with frame.beside(text) as words:
+        st.subheader(f"1. X: one {what} per token")
+        matrix(
+            x,
+            tok,
+            tables.features(x.shape[1]),
+            name="X",
+            by_hand_name="X (features × tokens)",
+            row_title="token",
+            col_title="feature",
+            key="tok_x",
+            **common,
+        )
         real = s.weights == "pretrained"
         st.info(text["Where X comes from with a real head" if real else "Where X comes from here"])
+        repeats = repeated_tokens(tok, x)
+        if repeats:
+            st.markdown(text["Repeated tokens"])
+            st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
+    with words:
+        where.show(__file__, run, s)
 
-    st.subheader(f"2. X: one {'column' if s.columns else 'row'} per token")  # by-hand: columns
-    matrix(
-        x,
-        tok,
-        tables.features(x.shape[1]),
-        name="X",
-        by_hand_name="X (features × tokens)",
-        row_title="token",
-        col_title="feature",
-        key="tok_x",
-        **common,
-    )
-    repeats = repeated_tokens(tok, x)
-    if repeats:
-        st.markdown(text["Repeated tokens"])
-        st.dataframe(step_tables.repeats_table(repeats), key="tok_repeats", hide_index=True)
+    st.subheader(f"2. Your sentence as {len(tok)} tokens")
+    with st.columns([1, 1.4])[0]:  # three short columns: a table as wide as before
+        height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
+        st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
 
     st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
     matrix(

@@ -27,9 +27,9 @@ def lesson() -> None:
     k_cols, v_cols = tables.features(t.d_k, "k"), tables.features(t.d_v, "v")
     feature = {"row_title": "token", "col_title": "feature"}
 
-    st.subheader("1. X and the shapes that must fit")
-    c = st.columns([1.4, 1])
-    with c[0]:
+    shapes = {"X": run.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "Q": t.q, "K": t.k, "V": t.v}
+    with frame.beside(text) as words:
+        st.subheader("1. X and the shapes that must fit")
         matrix(
             run.x,
             tok,
@@ -40,8 +40,9 @@ def lesson() -> None:
             **feature,
             **common,
         )
-    shapes = {"X": run.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "Q": t.q, "K": t.k, "V": t.v}
-    c[1].dataframe(tables.shapes_table(shapes), key="proj_shapes")
+        st.dataframe(tables.shapes_table(shapes), key="proj_shapes", width="content")
+    with words:
+        where.show(__file__, run, s)
 
     st.subheader("2. The learned weights W_Q, W_K, W_V")
     weights = {"W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v}

@@ -6,7 +6,7 @@ from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
 
-frame.page(__file__)
+text = frame.page(__file__)
 controls.sidebar(mask=False, sentence=False)
 
 
@@ -20,32 +20,35 @@ def lesson() -> None:
     common = {"columns": s.columns, "show_numbers": s.show_numbers}
     k_cols = tables.features(t.d_k, "k")
 
-    st.subheader("1. Q and K transposed: the inner sizes meet")
-    c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
-    with c[0]:
-        matrix(
-            t.q,
-            tok,
-            k_cols,
-            name="Q",
-            by_hand_name="Q (features × tokens)",
-            row_title="query token",
-            col_title="feature",
-            key="sc_q",
-            **common,
-        )
-    with c[1]:
-        matrix(
-            t.k.T,
-            k_cols,
-            tok,
-            name="Kᵀ",
-            by_hand_name="Kᵀ (tokens × features)",
-            row_title="feature",
-            col_title="key token",
-            key="sc_kt",
-            **common,
-        )
+    with frame.beside(text, ratio=(2, 1)) as words:
+        st.subheader("1. Q and K transposed: the inner sizes meet")
+        c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
+        with c[0]:
+            matrix(
+                t.q,
+                tok,
+                k_cols,
+                name="Q",
+                by_hand_name="Q (features × tokens)",
+                row_title="query token",
+                col_title="feature",
+                key="sc_q",
+                **common,
+            )
+        with c[1]:
+            matrix(
+                t.k.T,
+                k_cols,
+                tok,
+                name="Kᵀ",
+                by_hand_name="Kᵀ (tokens × features)",
+                row_title="feature",
+                col_title="key token",
+                key="sc_kt",
+                **common,
+            )
+    with words:
+        where.show(__file__, run, s)
 
     st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
     c = st.columns([1.5, 1])

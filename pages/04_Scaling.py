@@ -35,50 +35,53 @@ def lesson() -> None:
     t, tok = run.trace, run.tokens
     u = scaling.without_scaling(t)
     common = {"columns": s.columns, "show_numbers": s.show_numbers}
-    st.latex(
-        rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
-        rf"\frac{{1}}{{\sqrt{{d_k}}}} = {t.scale:.4g}"
-    )
+    with frame.beside(text, ratio=(2, 1)) as words:
+        st.subheader("1. Your scores, without and with scaling")
+        st.latex(
+            rf"d_k = {t.d_k},\quad \sqrt{{d_k}} = {t.d_k**0.5:.4g},\quad"
+            rf"\frac{{1}}{{\sqrt{{d_k}}}} = {t.scale:.4g}"
+        )
+        c = st.columns(2)
+        with c[0]:
+            matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
+        with c[1]:
+            matrix(
+                t.scaled,
+                tok,
+                tok,
+                name="S / √d_k",
+                by_hand_name="Kᵀ Q / √d_k",
+                key="scl_scaled",
+                **common,
+            )
+        # what the softmax makes of both, in the same column: the words beside are as long
+        st.subheader("2. What the softmax makes of them")
+        c = st.columns(2)
+        with c[0]:
+            matrix(
+                u.weights,
+                tok,
+                tok,
+                name="softmax(S) by row, unscaled",
+                kind="weights",
+                by_hand_name="softmax by column, unscaled",
+                key="scl_wu",
+                **common,
+            )
+        with c[1]:
+            matrix(
+                t.weights,
+                tok,
+                tok,
+                name="softmax(S / √d_k) by row",
+                kind="weights",
+                by_hand_name="softmax by column, scaled",
+                key="scl_ws",
+                **common,
+            )
+    with words:
+        where.show(__file__, run, s)
 
-    st.subheader("1. Your scores, without and with scaling")
-    c = st.columns(2)
-    with c[0]:
-        matrix(t.scores, tok, tok, name="S = Q Kᵀ", by_hand_name="Kᵀ Q", key="scl_s", **common)
-    with c[1]:
-        matrix(
-            t.scaled,
-            tok,
-            tok,
-            name="S / √d_k",
-            by_hand_name="Kᵀ Q / √d_k",
-            key="scl_scaled",
-            **common,
-        )
-
-    st.subheader("2. What the softmax makes of them")
-    c = st.columns(2)
-    with c[0]:
-        matrix(
-            u.weights,
-            tok,
-            tok,
-            name="softmax(S) by row, unscaled",
-            kind="weights",
-            by_hand_name="softmax by column, unscaled",
-            key="scl_wu",
-            **common,
-        )
-    with c[1]:
-        matrix(
-            t.weights,
-            tok,
-            tok,
-            name="softmax(S / √d_k) by row",
-            kind="weights",
-            by_hand_name="softmax by column, scaled",
-            key="scl_ws",
-            **common,
-        )
     summary = step_tables.summary_table(
         scaling.softmax_summary(u), scaling.softmax_summary(t), len(tok)
     )

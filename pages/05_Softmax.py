@@ -21,22 +21,30 @@ def lesson() -> None:
     t, tok, tau = run.trace, run.tokens, run.trace.temperature
 
     what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
-    st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
-    c = st.columns([1, 1, 0.5])
-    with c[0]:
-        panels.square(
-            t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in"
-        )
-    with c[1]:
-        name = f"A = softmax by row, τ = {tau:g}"
-        panels.square(
-            t.weights, tok, s, name=name, by_hand="A (columns sum to 1)", key="sm_a", kind="weights"
-        )
-    with c[2]:
+    with frame.beside(text, ratio=(2, 1)) as words:
+        st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
+        c = st.columns(2)
+        with c[0]:
+            panels.square(
+                t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in"
+            )
+        with c[1]:
+            name = f"A = softmax by row, τ = {tau:g}"
+            panels.square(
+                t.weights,
+                tok,
+                s,
+                name=name,
+                by_hand="A (columns sum to 1)",
+                key="sm_a",
+                kind="weights",
+            )
         st.markdown(f"**Every {what} sums to 1**")
         step_tables.sums_table(
             {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
         )
+    with words:
+        where.show(__file__, run, s)
 
     st.subheader("2. One query up close")
     i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)

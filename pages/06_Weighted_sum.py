@@ -19,22 +19,29 @@ def lesson() -> None:
     t, tok = run.trace, run.tokens
     v_cols = tables.features(t.d_v, "v")
 
-    st.subheader("1. Weights times values")
-    c = st.columns([1, 1, 1] if s.columns else [1.2, 0.8, 0.8])  # by hand, V and Z are wide
-    with c[0]:
-        panels.square(
-            t.weights,
-            tok,
-            s,
-            name="A (rows sum to 1)",
-            by_hand="A (columns sum to 1)",
-            kind="weights",
-            key="ws_a",
-        )
-    with c[1]:
-        panels.per_token(t.v, tok, v_cols, s, name="V", by_hand="V (features × tokens)", key="ws_v")
-    with c[2]:
-        panels.per_token(t.output, tok, v_cols, s, name="Z = A V", by_hand="Z = V A", key="ws_z")
+    with frame.beside(text, ratio=(2, 1)) as words:
+        st.subheader("1. Weights times values")
+        c = st.columns([1, 1, 1] if s.columns else [1.2, 0.8, 0.8])  # by hand, V and Z are wide
+        with c[0]:
+            panels.square(
+                t.weights,
+                tok,
+                s,
+                name="A (rows sum to 1)",
+                by_hand="A (columns sum to 1)",
+                kind="weights",
+                key="ws_a",
+            )
+        with c[1]:
+            panels.per_token(
+                t.v, tok, v_cols, s, name="V", by_hand="V (features × tokens)", key="ws_v"
+            )
+        with c[2]:
+            panels.per_token(
+                t.output, tok, v_cols, s, name="Z = A V", by_hand="Z = V A", key="ws_z"
+            )
+    with words:
+        where.show(__file__, run, s)
 
     what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
     st.subheader(f"2. One output {what.lower()}, taken apart")

@@ -72,19 +72,24 @@ def lesson() -> None:
     # q, k, v and the scores without a mask; the page's own mask comes next
     s, base = where.lesson_start(__file__, mask=False, defaults=DEFAULTS)
     tok = base.tokens
-    with frame.stop_on_error():
-        st.subheader("1. The mask M")
+    st.subheader("1. The mask M")
+    with frame.stop_on_error():  # the page's width: a long sentence's grid of ticks is wide
         mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
-
-    c = st.columns(2)
-    with c[0]:
-        m = masking.additive_mask(mask)
-        name = "M (0 = may attend, −∞ = masked)"
-        panels.square(m, tok, s, name=name, by_hand="Mᵀ", key="mask_m", kind="mask")
     t = None  # stays None when a row has nothing allowed
-    with c[1], frame.stop_on_error(section=True):  # say which row, never NaN; the rest still draws
-        t = masked_trace(base.trace, mask, s.temperature)
-        panels.square(t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s")
+    with frame.beside(text, ratio=(2, 1)) as words:
+        c = st.columns(2)
+        with c[0]:
+            m = masking.additive_mask(mask)
+            name = "M (0 = may attend, −∞ = masked)"
+            panels.square(m, tok, s, name=name, by_hand="Mᵀ", key="mask_m", kind="mask")
+        # say which row, never NaN; the rest still draws
+        with c[1], frame.stop_on_error(section=True):
+            t = masked_trace(base.trace, mask, s.temperature)
+            panels.square(
+                t.masked, tok, s, name="S/√d_k + M", by_hand="scaled Kᵀ Q + Mᵀ", key="mask_s"
+            )
+    with words:
+        where.show(__file__, base, s)
     if t is not None:
         right_and_wrong(t, base.trace.scaled, mask, tok, s, text)
 

@@ -22,6 +22,7 @@ if s.weights == "pretrained":
         on_click=controls.update,
         kwargs={"weights": "random"},
     )
+    frame.intro(text)  # no figure to stand beside: the lesson's words still come
     st.stop()
 
 
@@ -36,17 +37,20 @@ def lesson() -> None:
     if s.temperature != 1.0:
         st.info(text["One temperature for every head"])
 
-    st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
-    if s.weights == "random":
-        st.caption(text["Random heads"])
-    st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
-    view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
-    if view == "Each head":
-        panels.heads_grid([h.weights for h in mh.heads], tok, s)
-    else:
-        mean = weighted_sum.mean_over_heads(mh.weights)
-        panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
-        st.caption(text["The mean over heads"])
+    with frame.beside(text) as words:  # a narrow column draws one head to a line
+        st.subheader(f"1. {n_heads} heads, each with its own W_Q, W_K, W_V")
+        view = st.radio("Show", ["Each head", "Mean over heads"], horizontal=True, key="mh_view")
+        if view == "Each head":
+            panels.heads_grid([h.weights for h in mh.heads], tok, s)
+        else:
+            mean = weighted_sum.mean_over_heads(mh.weights)
+            panels.square(mean, tok, s, name="mean of the heads' A", kind="weights", key="mh_mean")
+            st.caption(text["The mean over heads"])
+        st.caption(f"Each head: d_k = {mh.heads[0].d_k}, d_v = {d_v}.")
+    with words:
+        where.show(__file__, run, s)
+        if s.weights == "random":  # whose heads these are
+            st.caption(text["Random heads"])
 
     st.subheader("2. Concatenate the heads, then mix with W_O")
     # the rule in letters: the check below asks for this sentence's count

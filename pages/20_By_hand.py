@@ -18,13 +18,15 @@ cmp = compare_exact(trace)
 
 st.divider()
 last = steps.stepper()
+with frame.beside(text):  # the givens, the lesson's words beside them
+    steps.render(0, trace, cmp, 0, text, per_row=2)
 follow = st.selectbox(
     "Token to follow in the working",
     range(trace.tokens),
     format_func=lambda j: tokens(trace.tokens)[j],
     key="hand_follow",
 )
-for n in range(last + 1):
+for n in range(1, last + 1):
     steps.render(n, trace, cmp, follow, text)
 if last < len(steps.STEPS) - 1:
     st.button(

@@ -6,20 +6,22 @@ from attn_ui import frame
 from attn_ui.by_hand import practice
 from attn_ui.by_hand.grids import exercise, exercise_controls, givens
 
-frame.page(__file__)
+text = frame.page(__file__)
 # Practice checks steps 1-7; the tiles variant's extra steps are for the printed sheet.
 settings = exercise_controls("practice", variants=("plain", "causal", "two_heads"))
 practice.new_sheet_button()
 with frame.stop_on_error():
     ex = exercise(**settings)
 
-st.subheader("The givens")
-st.caption(
-    f"Seed {ex.seed}: {ex.tokens} tokens, {ex.features} features, d_k = {ex.d_k}"
-    + (", two heads (head h uses rows h d1.. of each W)" if ex.n_heads > 1 else "")
-    + ("; causal: query j sees keys 1..j only" if ex.causal else "")
-)
-givens(ex, "practice_given")
+# the givens, the lesson's words beside them; the grid to fill in gets the page's width
+with frame.beside(text):
+    st.subheader("The givens")
+    st.caption(
+        f"Seed {ex.seed}: {ex.tokens} tokens, {ex.features} features, d_k = {ex.d_k}"
+        + (", two heads (head h uses rows h d1.. of each W)" if ex.n_heads > 1 else "")
+        + ("; causal: query j sees keys 1..j only" if ex.causal else "")
+    )
+    givens(ex, "practice_given", per_row=2)
 
 st.subheader("Your turn")
 trace, step = practice.pick(ex)

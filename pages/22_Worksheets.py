@@ -13,10 +13,12 @@ settings = exercise_controls("sheets", sizes=True)
 with frame.stop_on_error():
     ex = exercise(**settings)
 
-st.subheader("The sheet")
-sheets.preview(ex)
-givens(ex, "sheets_given")
-st.caption(text["The givens"])
+with frame.beside(text):  # the sheet's givens, the lesson's words beside them
+    st.subheader("The sheet")
+    sheets.header(ex)
+    givens(ex, "sheets_given", per_row=2)
+    st.caption(text["The givens"])
+    sheets.rules(ex)
 
 st.subheader("Download this sheet")
 paper = sheets.paper()

@@ -33,28 +33,29 @@ tok, t = run.tokens, run.n_tokens
 notices.describe_tokens(run, explorer.dropped_text(run))
 
 n_layers, n_heads = run.attentions.shape[:2]
-st.subheader(f"1. Model view: all {n_layers * n_heads} heads at once")
-c = st.columns([1, 1, 2])
-layer = c[0].selectbox("Layer", range(n_layers), **widgets.remembered("explorer", "layer", 0))
-head = c[1].selectbox("Head", range(n_heads), **widgets.remembered("explorer", "head", 0))
-how = c[2].radio(
-    "Head view shows",
-    list(AGGREGATES),
-    horizontal=True,
-    format_func=AGGREGATES.get,
-    **widgets.remembered("explorer", "how", "head"),
-)
-st.caption(frame.fill(text["Reading the model view"], t=t, layer=layer, head=head))
-canvas_grid.show([charts.grid(run.attentions, tok, layer, head)], key="explorer_grid")
-tables.numbers_of(
-    "Numbers of every head (table, CSV download)",
-    {
-        f"layer {i}, head {h}": lambda i=i, h=h: tables.table(run.attentions[i, h], tok, tok)
-        for i in range(n_layers)
-        for h in range(n_heads)
-    },
-    key="explorer_grid",
-)
+with frame.beside(text):
+    st.subheader(f"1. Model view: all {n_layers * n_heads} heads at once")
+    c = st.columns([1, 1, 2])
+    layer = c[0].selectbox("Layer", range(n_layers), **widgets.remembered("explorer", "layer", 0))
+    head = c[1].selectbox("Head", range(n_heads), **widgets.remembered("explorer", "head", 0))
+    how = c[2].radio(
+        "Head view shows",
+        list(AGGREGATES),
+        horizontal=True,
+        format_func=AGGREGATES.get,
+        **widgets.remembered("explorer", "how", "head"),
+    )
+    canvas_grid.show([charts.grid(run.attentions, tok, layer, head)], key="explorer_grid")
+    st.caption(frame.fill(text["Reading the model view"], t=t, layer=layer, head=head))
+    tables.numbers_of(
+        "Numbers of every head (table, CSV download)",
+        {
+            f"layer {i}, head {h}": lambda i=i, h=h: tables.table(run.attentions[i, h], tok, tok)
+            for i in range(n_layers)
+            for h in range(n_heads)
+        },
+        key="explorer_grid",
+    )
 
 m = explorer.head_matrix(run.attentions, layer, head, how)
 name = f"Layer {layer}, head {head}: A" if how == "head" else f"Layer {layer}, {how} over heads"
@@ -65,15 +66,8 @@ left, right = st.columns([3, 2])
 with left:
     matrix(m, tok, tok, name=name, kind="weights", key="explorer_head")
 with right:
-    if st.session_state.get("explorer_token") not in range(-1, t):
-        st.session_state["explorer_token"] = -1  # a shorter sentence than before
-    names = tables.labels(tok)
-    query = st.selectbox(
-        "Lines of",
-        range(-1, t),
-        format_func=lambda i: "every token" if i < 0 else names[i],
-        key="explorer_token",
-    )
+    names = {-1: "every token", **dict(enumerate(tables.labels(tok)))}
+    query = widgets.pick("Lines of", names, key="explorer_token", default=-1)
     query = None if query < 0 else query
     if charts.line_floor(t, query) > 0.01:
         st.caption(f"{t} tokens: only weights of 0.1 or more get a line. Pick a token for all.")

@@ -19,11 +19,9 @@ n_keys = c[1].select_slider("keys per row (softmax length)", KEYS, 8, key="why_s
 seed = int(c[2].number_input("seed", 0, 10_000, 0, step=1, key="why_scale_seed"))
 sample, sweep = labs.scale_sample(d, n_keys, seed), labs.scale_sweep(n_keys, seed)
 sizes = {"n_queries": sample.n_queries, "n_keys": n_keys, "n_scores": f"{sample.scores.size:,}"}
-st.caption(frame.fill(text["The sample"], **sizes, seed=seed))
 
-st.subheader("1. The variance of q·k grows like d; divided by √d it stays 1")
-c = st.columns([3, 2])
-with c[0]:
+with frame.beside(text):  # the two charts one above the other, the words beside them
+    st.subheader("1. The variance of q·k grows like d; divided by √d it stays 1")
     closed = [
         ("closed form: d", sweep.d, charts.CLOSED, "dash", None),
         ("closed form: 1", np.ones(len(sweep.d)), charts.CLOSED, "dot", None),
@@ -37,15 +35,15 @@ with c[0]:
         log_y=True,
         closed=closed,
     )
-with c[1]:
     fig = charts.histogram(
         [("q·k", sample.scores, charts.UNSCALED), ("q·k / √d", sample.scaled, charts.SCALED)],
         title=f"The scores at d = {d}",
         x_title="score",
     )
     panels.chart(fig, "why_scale_hist")
-st.markdown(frame.fill(text["At your d"], d=d))
-st.dataframe(lab_tables.saturation_table(sample), key="why_scale_table", width="stretch")
+    st.caption(frame.fill(text["The sample"], **sizes, seed=seed))
+    st.markdown(frame.fill(text["At your d"], d=d))
+    st.dataframe(lab_tables.saturation_table(sample), key="why_scale_table", width="stretch")
 
 st.subheader("2. Unscaled, the softmax saturates")
 c = st.columns(2)

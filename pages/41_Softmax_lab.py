@@ -5,7 +5,7 @@ import streamlit as st
 
 import attn_core
 from attn_core.labs import softmax_facts
-from attn_ui import frame, lab_tables
+from attn_ui import frame, lab_tables, widgets
 from attn_ui.figures import panels
 from attn_ui.figures import plots as charts
 
@@ -14,49 +14,48 @@ SWEEP_TAUS = np.geomspace(0.05, 20, 60)
 S_GRID, S_POINTS = np.linspace(-10, 10, 201), np.arange(-10, 10.5, 1.0)
 
 text = frame.page(__file__)
-st.subheader("1. Soft and hard selection on your scores")
-c = st.columns([2, 1])
-raw = c[0].text_input(
-    "Your scores: 2 to 12 numbers, separated by commas",
-    "2, 1, 0.5, -1",
-    max_chars=200,
-    key="softmax_lab_scores",
-)
-tau = c[1].select_slider("temperature τ", TAUS, 1.0, key="softmax_lab_tau")
-with frame.stop_on_error(section=True):  # bad scores: say why; section 2 still works
-    scores = softmax_facts.parse_scores(raw)
-    names = [f"s{j} = {v:g}" for j, v in enumerate(scores)]
-    soft, hard = attn_core.softmax(scores, temperature=tau), softmax_facts.hardmax(scores)
-    c = st.columns(2)
-    fig = charts.grouped_bars(
-        names,
-        [(f"softmax(s / {tau:g})", soft, charts.SOFT), ("argmax", hard, charts.HARD)],
-        title=f"Soft and hard selection at τ = {tau:g}",
-        value_title="weight",
-        name_title="score",
-        value_range=(0, 1.05),
+scores = None  # until they parse
+with frame.beside(text):  # the two charts one above the other, the words beside them
+    st.subheader("1. Soft and hard selection on your scores")
+    c = st.columns([2, 1])
+    raw = c[0].text_input(
+        "Your scores: 2 to 12 numbers, separated by commas",
+        "2, 1, 0.5, -1",
+        max_chars=200,
+        key="softmax_lab_scores",
     )
-    with c[0]:
+    tau = c[1].select_slider("temperature τ", TAUS, 1.0, key="softmax_lab_tau")
+    with frame.stop_on_error(section=True):  # bad scores: say why; section 2 still works
+        scores = softmax_facts.parse_scores(raw)
+    if scores is not None:
+        names = [f"s{j} = {v:g}" for j, v in enumerate(scores)]
+        soft, hard = attn_core.softmax(scores, temperature=tau), softmax_facts.hardmax(scores)
+        fig = charts.grouped_bars(
+            names,
+            [(f"softmax(s / {tau:g})", soft, charts.SOFT), ("argmax", hard, charts.HARD)],
+            title=f"Soft and hard selection at τ = {tau:g}",
+            value_title="weight",
+            name_title="score",
+            value_range=(0, 1.05),
+        )
         panels.chart(fig, "softmax_lab_bars")
-    path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
-    colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
-    fig = charts.lines(
-        [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
-        title="Each weight as τ changes",
-        x_title="temperature τ (log scale)",
-        y_title="weight",
-        log_x=True,
-        y_range=(0, 1.02),
-        marks=[(f"your τ = {tau:g}", tau, w, colours[j]) for j, w in enumerate(soft)],
-    )
-    with c[1]:
+        path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
+        colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
+        fig = charts.lines(
+            [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
+            title="Each weight as τ changes",
+            x_title="temperature τ (log scale)",
+            y_title="weight",
+            log_x=True,
+            y_range=(0, 1.02),
+            marks=[(f"your τ = {tau:g}", tau, w, colours[j]) for j, w in enumerate(soft)],
+        )
         panels.chart(fig, "softmax_lab_path")
-    st.dataframe(lab_tables.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
+        st.dataframe(lab_tables.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
 
+if scores is not None:
     st.markdown("**Nudge one score** and watch both selections respond.")
-    j = st.selectbox(
-        "Score to move", range(len(scores)), format_func=names.__getitem__, key="softmax_lab_j"
-    )
+    j = widgets.pick("Score to move", dict(enumerate(names)), key="softmax_lab_j", default=0)
     moved = np.linspace(scores.min() - 4, scores.max() + 4, 161)
     sweep = softmax_facts.vary_one(scores, j, moved, tau)
     fig = charts.lines(

@@ -20,28 +20,34 @@ QUERIES = (
 )
 OWN = "Type my own..."
 
-frame.page(__file__)
+text = frame.page(__file__)
 controls.sentence_input()  # above the figures, not in the sidebar (a drawer on a phone)
 d = st.select_slider("d: features per token (both parts)", DS, 64, key="similarity_d")
 
-st.subheader("1. Your tokens: dot product against cosine")
-with frame.stop_on_error("Your sentence", section=True):  # section 2 works
-    tokens, x = labs.embedded(controls.current().sentence, d)
-    notices.warn_tokens(tokens)
-    t = similarity.compare(x)
-    common = {"row_title": "token", "col_title": "token", "show_numbers": len(tokens) <= 12}
-    c = st.columns(2)
-    with c[0]:
-        matrix(t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot", **common)
-    with c[1]:
-        matrix(
-            t.cosines,
-            tokens,
-            tokens,
-            name="cosine x_i · x_j / (|x_i| |x_j|)",
-            key="similarity_cos",
-            **common,
-        )
+t = None  # until the sentence embeds
+with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
+    st.subheader("1. Your tokens: dot product against cosine")
+    with frame.stop_on_error("Your sentence", section=True):  # section 2 works
+        tokens, x = labs.embedded(controls.current().sentence, d)
+        notices.warn_tokens(tokens)
+        t = similarity.compare(x)
+    if t is not None:
+        common = {"row_title": "token", "col_title": "token", "show_numbers": len(tokens) <= 12}
+        c = st.columns(2)
+        with c[0]:
+            matrix(
+                t.dots, tokens, tokens, name="dot product x_i · x_j", key="similarity_dot", **common
+            )
+        with c[1]:
+            matrix(
+                t.cosines,
+                tokens,
+                tokens,
+                name="cosine x_i · x_j / (|x_i| |x_j|)",
+                key="similarity_cos",
+                **common,
+            )
+if t is not None:
     c = st.columns([3, 2])
     with c[0]:
         fig = bars.row_bars(

@@ -35,32 +35,33 @@ w_1, w_2, v_a = additive.additive_params(d, d, d_a, seed=seed)
 add = additive.additive_alignment(s, h, w_1, w_2, v_a)
 dot = attn_core.attention(s, h, h)  # scaled by 1 / √d; the values are the keys, as in Bahdanau
 
-st.subheader("1. Alignment: each target token's weights over the source tokens")
-common = {
-    "kind": "weights",
-    "row_title": "target (query s)",
-    "col_title": "source (key h)",
-    "show_numbers": max(len(s_tok), len(h_tok)) <= 12,
-}
-c = st.columns(2)
-with c[0]:
-    matrix(
-        add.weights,
-        s_tok,
-        h_tok,
-        name="additive: softmax of v_aᵀ tanh(W₁s + W₂h)",
-        key="additive_align",
-        **common,
-    )
-with c[1]:
-    matrix(
-        dot.weights,
-        s_tok,
-        h_tok,
-        name="dot product: softmax of s·h / √d",
-        key="additive_dot",
-        **common,
-    )
+with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
+    st.subheader("1. Alignment: each target token's weights over the source tokens")
+    common = {
+        "kind": "weights",
+        "row_title": "target (query s)",
+        "col_title": "source (key h)",
+        "show_numbers": max(len(s_tok), len(h_tok)) <= 12,
+    }
+    c = st.columns(2)
+    with c[0]:
+        matrix(
+            add.weights,
+            s_tok,
+            h_tok,
+            name="additive: softmax of v_aᵀ tanh(W₁s + W₂h)",
+            key="additive_align",
+            **common,
+        )
+    with c[1]:
+        matrix(
+            dot.weights,
+            s_tok,
+            h_tok,
+            name="dot product: softmax of s·h / √d",
+            key="additive_dot",
+            **common,
+        )
 
 st.subheader("2. One target token up close")
 t = widgets.pick_token(

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_ui import controls, frame, lab_tables, tables
+from attn_ui import controls, frame, lab_tables, settings, tables
 from attn_ui.compute import labs
 from attn_ui.figures.matrix import matrix
 
@@ -18,7 +18,7 @@ with st.sidebar:
     )
     d_k, seed = d_model, 0
     if weights == "random":
-        d_k = st.select_slider("d_k (query/key size)", controls.D_KS, value=4, key="cross_d_k")
+        d_k = st.select_slider("d_k (query/key size)", settings.D_KS, value=4, key="cross_d_k")
         seed = st.number_input("seed", 0, 10_000, 0, step=1, key="cross_seed")
     show_numbers = st.toggle("numbers on cells", value=True, key="cross_numbers")
 
@@ -33,7 +33,7 @@ with right:
         default="A tired kitten slept on the rug.",
         reads="The lab reads at most 64 tokens",
         help="Press Enter to apply. Up to 64 tokens; each token becomes one key and one value. "
-        f"A longer paste is cut to {controls.MAX_SENTENCE_CHARS} characters.",
+        f"A longer paste is cut to {settings.MAX_SENTENCE_CHARS} characters.",
     )
     st.caption(text["The second sentence answers"])
 
@@ -42,22 +42,27 @@ with frame.stop_on_error():
     run = labs.cross_run(sentence, memory, weights, d_model, d_k, int(seed))
 
 tq, tk = run.tokens_q, run.tokens_k
-st.subheader("1. The weights: a rectangle against a square")
-c = st.columns([max(len(tk), 4), max(len(tq), 4)])  # widths follow the column counts
-pairs = {"Cross": (run.cross, tk, "second sentence"), "Self": (run.self_trace, tq, "your sentence")}
-for col, (name, (t, keys, source)) in zip(c, pairs.items(), strict=True):
-    with col:
-        matrix(
-            t.weights,
-            tq,
-            keys,
-            name=f"{name}: A = softmax(Q Kᵀ/√d_k)",
-            kind="weights",
-            row_title="query (your sentence)",
-            col_title=f"key ({source})",
-            show_numbers=show_numbers,
-            key=f"cross_{name.lower()}",
-        )
+with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
+    st.subheader("1. The weights: a rectangle against a square")
+    # widths follow the column counts, plus about three cells for the row labels both carry
+    c = st.columns([max(len(tk), 4) + 3, max(len(tq), 4) + 3])
+    pairs = {
+        "Cross": (run.cross, tk, "second sentence"),
+        "Self": (run.self_trace, tq, "your sentence"),
+    }
+    for col, (name, (t, keys, source)) in zip(c, pairs.items(), strict=True):
+        with col:
+            matrix(
+                t.weights,
+                tq,
+                keys,
+                name=f"{name}: A = softmax(Q Kᵀ/√d_k)",
+                kind="weights",
+                row_title="query (your sentence)",
+                col_title=f"key ({source})",
+                show_numbers=show_numbers,
+                key=f"cross_{name.lower()}",
+            )
 
 st.subheader("2. Shapes, and what each query found")
 c = st.columns([1, 1.3])

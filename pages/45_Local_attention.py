@@ -21,38 +21,41 @@ g, tok = base.trace, base.tokens
 notices.warn_tokens(tok)
 n = len(tok)
 
-st.subheader("1. Global against local weights")
-width = st.slider("Window w: neighbours each token sees on each side", 0, 16, 2, key="local_width")
-if width >= n - 1:
-    st.info(frame.fill(text["A window as wide as the sentence"], w=width, n=n))
-t = local.local_attention(g.q, g.k, g.v, width, scale=g.scale, temperature=g.temperature)
-common = {"columns": s.columns, "show_numbers": s.show_numbers}
-c = st.columns(2)
-with c[0]:
-    matrix(
-        g.weights,
-        tok,
-        tok,
-        name="Global: softmax(S/√d_k)",
-        kind="weights",
-        by_hand_name="Global, by column",
-        key="local_global",
-        **common,
+with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
+    st.subheader("1. Global against local weights")
+    width = st.slider(
+        "Window w: neighbours each token sees on each side", 0, 16, 2, key="local_width"
     )
-with c[1]:
-    name = f"Local, w = {width}: softmax(S/√d_k + M)"
-    matrix(
-        t.weights,
-        tok,
-        tok,
-        name=name,
-        kind="weights",
-        by_hand_name=name,  # the band is symmetric: the same outline, the same name
-        band=width,
-        key="local_band",
-        **common,
-    )
-st.caption(text["The band"])
+    if width >= n - 1:
+        st.info(frame.fill(text["A window as wide as the sentence"], w=width, n=n))
+    t = local.local_attention(g.q, g.k, g.v, width, scale=g.scale, temperature=g.temperature)
+    common = {"columns": s.columns, "show_numbers": s.show_numbers}
+    c = st.columns(2)
+    with c[0]:
+        matrix(
+            g.weights,
+            tok,
+            tok,
+            name="Global: softmax(S/√d_k)",
+            kind="weights",
+            by_hand_name="Global, by column",
+            key="local_global",
+            **common,
+        )
+    with c[1]:
+        name = f"Local, w = {width}: softmax(S/√d_k + M)"
+        matrix(
+            t.weights,
+            tok,
+            tok,
+            name=name,
+            kind="weights",
+            by_hand_name=name,  # the band is symmetric: the same outline, the same name
+            band=width,
+            key="local_band",
+            **common,
+        )
+    st.caption(text["The band"])
 
 st.subheader("2. What the window saves")
 full, band = local.n_scores(n), local.n_scores(n, width)

@@ -4,13 +4,19 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import cost
-from attn_ui import frame, lab_tables
+from attn_ui import formats, frame, lab_tables
 from attn_ui.compute import labs
 from attn_ui.figures import lab_charts as charts
 from attn_ui.figures import panels
 
 MAX_TS = (256, 512, 1024, 2048)
 DS = (16, 32, 64, 128)
+STEPS = {  # the counts' "sequential steps" columns under short headers, named in full on hover
+    f"{who}: sequential steps": st.column_config.NumberColumn(
+        f"{who}: steps", help=f"{who}: sequential steps, the ones that must run one by one"
+    )
+    for who in ("attention", "RNN")
+}
 
 text = frame.page(__file__)
 c = st.columns([1, 1, 1, 0.8], vertical_alignment="bottom")
@@ -21,14 +27,20 @@ if c[3].button("Run the measurement", type="primary", key="cost_run"):
     st.session_state["cost_measured"] = (max_t, d, repeats)
     st.session_state["cost_press"] = st.session_state.get("cost_press", 0) + 1
 
-st.subheader("1. Work and sequential steps")
-ts = [2**n for n in range(4, max_t.bit_length())]
-st.dataframe(pd.DataFrame(cost.operation_counts(ts, d)), key="cost_counts", hide_index=True)
-st.caption(text["Work and steps"])
-
 measured = st.session_state.get("cost_measured")
+with frame.beside(text, ratio=(2, 1)):  # the counts: a live table before any measurement
+    st.subheader("1. Work and sequential steps")
+    ts = [2**n for n in range(4, max_t.bit_length())]
+    st.dataframe(
+        pd.DataFrame(cost.operation_counts(ts, d)),
+        key="cost_counts",
+        hide_index=True,
+        column_config=STEPS,  # short headers: all five columns fit beside the words
+    )
+    st.caption(text["Work and steps"])
+    if measured is None:
+        st.info(text["Before the first run"])
 if measured is None:
-    st.info(text["Before the first run"])
     frame.footer(__file__)
     st.stop()
 over_t, over_d = labs.cost_curves(*measured, press=st.session_state["cost_press"])
@@ -59,6 +71,7 @@ with c[1]:
     panels.chart(memory, "cost_mem_t")
 st.markdown("**The numbers, against T**")
 st.dataframe(lab_tables.timing_table(over_t), key="cost_t_table", hide_index=True)
+st.caption(formats.SIZE_NOTE)
 c = st.columns(2)
 with c[0]:
     panels.chart(time_d, "cost_time_d")

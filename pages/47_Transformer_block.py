@@ -23,41 +23,43 @@ with frame.stop_on_error():
     tokens, x = embed(sentence, DEMO_FEATURES)
     run = labs.block_run(sentence, layer)
 
-st.subheader("1. Two ways to normalise the same matrix")
 tok, x = tokens[:DEMO_TOKENS], x[:DEMO_TOKENS]
-st.caption(frame.fill(text["The demo matrix"], n=len(tok), features=DEMO_FEATURES))
-if len(tok) == 1:
-    st.warning(
-        "One row is a batch of one: every feature equals its own mean, so batch norm "
-        "turns every entry into 0. Layer norm works token by token and still works."
-    )
 feats = tables.features(DEMO_FEATURES)
 shown = {
     "X": x,
     "Layer norm: each row": normalisation.normalise(x, 1, EPS),
     "Batch norm: each column": normalisation.normalise(x, 0, EPS),
 }
-for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
-    with col:
-        matrix(
-            m,
-            tok,
-            feats,
-            name=name,
-            row_title="token",
-            col_title="feature",
-            key=f"block_{name[:5]}",
+with frame.beside(text, ratio=(2, 1)):  # three small heatmaps in a row, the words beside
+    st.subheader("1. Two ways to normalise the same matrix")
+    if len(tok) == 1:
+        st.warning(
+            "One row is a batch of one: every feature equals its own mean, so batch norm "
+            "turns every entry into 0. Layer norm works token by token and still works."
         )
-c = st.columns(2)
-c[0].markdown("**Layer norm: mean and variance of each row**")
-c[0].dataframe(
-    lab_tables.direction_table(shown["Layer norm: each row"], 1, tables.labels(tok)),
-    key="block_ln_rows",
-)
-c[1].markdown("**Batch norm: mean and variance of each column**")
-c[1].dataframe(
-    lab_tables.direction_table(shown["Batch norm: each column"], 0, feats), key="block_bn_cols"
-)
+    for col, (name, m) in zip(st.columns(3), shown.items(), strict=True):
+        with col:
+            matrix(
+                m,
+                tok,
+                feats,
+                name=name,
+                row_title="token",
+                col_title="feature",
+                key=f"block_{name[:5]}",
+            )
+    st.caption(frame.fill(text["The demo matrix"], n=len(tok), features=DEMO_FEATURES))
+    c = st.columns(2)
+    c[0].markdown("**Layer norm: mean and variance of each row**")
+    c[0].dataframe(
+        lab_tables.direction_table(shown["Layer norm: each row"], 1, tables.labels(tok)),
+        key="block_ln_rows",
+    )
+    c[1].markdown("**Batch norm: mean and variance of each column**")
+    c[1].dataframe(
+        lab_tables.direction_table(shown["Batch norm: each column"], 0, feats),
+        key="block_bn_cols",
+    )
 
 st.subheader(f"2. MiniLM layer {layer}, step by step")
 b = run.trace

@@ -39,10 +39,11 @@ def pair(first, second, label: str, key: str) -> None:
         )
 
 
-st.subheader("1. Without positions: the same numbers, moved")
-st.markdown(text["Without positions"])
-pair(r.plain, r.reordered, "no positions", "order_plain")
-st.metric("Largest |Z of the new order − Z moved to the new order|", f"{r.gap:.1e}")
+with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
+    st.subheader("1. Without positions: the same numbers, moved")
+    st.markdown(text["Without positions"])
+    pair(r.plain, r.reordered, "no positions", "order_plain")
+    st.metric("Largest |Z of the new order − Z moved to the new order|", f"{r.gap:.1e}")
 
 st.subheader("2. With positions: the order shows")
 st.markdown(text["With positions"])

@@ -1,4 +1,4 @@
-"""Attention in tiles: the learner's scores read a block of keys at a time (online softmax)."""
+"""Tiled attention: the learner's scores read a block of keys at a time (online softmax)."""
 
 import numpy as np
 import pandas as pd
@@ -6,7 +6,7 @@ import streamlit as st
 
 import attn_core
 from attn_core.tiled import distance_per_step, memory_bytes
-from attn_ui import compute, controls, frame, notices, tile_tables, widgets
+from attn_ui import compute, controls, formats, frame, notices, tile_tables, widgets
 from attn_ui.by_hand import tiles as by_hand
 from attn_ui.figures import panels, tile_charts
 from attn_ui.figures.matrix import matrix
@@ -49,28 +49,30 @@ keys = list(tok[now.start : now.stop])
 distance = distance_per_step(tiled, t.output)
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
 
-st.subheader(f"1. Block {step} of {n_blocks}: keys {now.start} to {now.stop - 1}")
-st.markdown(text["The tiles"])
-c = st.columns([1, 1.3])
-with c[0]:
-    matrix(
-        now.scores,
-        tok,
-        keys,
-        name=f"Tile {step}: S / √d_k + M, keys {now.start}–{now.stop - 1}",
-        by_hand_name=f"Tile {step} (keys × queries)",
-        key="tiles_tile",
-        **common,
-    )
-with c[1]:
-    st.markdown("**Each query row after this block**")
-    st.dataframe(
-        tile_tables.running_table(now, before, tok),
-        key="tiles_running",
-        height="content" if n <= 20 else 600,
-    )
-    moved = 0 if before is None else int(np.sum(now.rescale < 1))
-    st.metric("Rows whose m rose in this block (rescaled)", str(moved))
+with frame.beside(text, ratio=(2, 1)):
+    st.subheader(f"1. Block {step} of {n_blocks}: keys {now.start} to {now.stop - 1}")
+    c = st.columns([1, 1.3])
+    with c[0]:
+        matrix(
+            now.scores,
+            tok,
+            keys,
+            name=f"Tile {step}: S / √d_k + M, keys {now.start}–{now.stop - 1}",
+            by_hand_name=f"Tile {step} (keys × queries)",
+            key="tiles_tile",
+            **common,
+        )
+    with c[1]:
+        st.markdown("**Each query row after this block**")
+        st.dataframe(
+            tile_tables.running_table(now, before, tok),
+            key="tiles_running",
+            column_config=tile_tables.running_columns(),
+            height="content" if n <= 20 else 600,
+        )
+        moved = 0 if before is None else int(np.sum(now.rescale < 1))
+        st.metric("Rows whose m rose in this block (rescaled)", str(moved))
+    st.markdown(text["The tiles"])
 
 st.subheader("2. The output so far, corrected block by block")
 st.markdown(text["Watching the output corrected"])
@@ -103,8 +105,8 @@ with c[1]:
         **common,
     )
 m = st.columns(2)
-m[0].metric("max |Z so far − full attention|", f"{distance[step - 1]:.0e}")
-m[1].metric("after the last block", f"{distance[-1]:.0e}")
+m[0].metric("max |Z so far − full attention|", formats.significant(distance[step - 1]))
+m[1].metric("after the last block", formats.significant(distance[-1]))
 panels.chart(tile_charts.distance_figure(distance, step), "tiles_distance")
 if np.isneginf(now.scores).all(axis=1).any():  # some row sees no key of this block
     st.info(text["When a whole block is masked"], icon=":material/info:")

@@ -5,58 +5,57 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import gradients
-from attn_ui import controls, frame, notices
+from attn_ui import controls, frame, notices, widgets
 from attn_ui.by_hand.grids import dims, show, text_table, tokens
 from attn_ui.compute import kernel
 from attn_ui.compute.lessons import lesson_mask
 from attn_ui.figures import panels
 from attn_ui.figures import plots as charts
 from attn_ui.figures.matrix import matrix
-from attn_ui.tables import features, labels
+from attn_ui.tables import features
 
 LRS = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+# Opens on the random head: its gradients are 8 × 4 and readable; MiniLM's are 384 × 32.
+DEFAULTS = {"weights": "random"}
 
 text = frame.page(__file__)
-s = controls.sidebar()
+s = controls.sidebar(defaults=DEFAULTS)
 with frame.stop_on_error():
-    run = kernel.gradient_run(s)
-t0, tok = run.trace, list(run.tokens)
-notices.warn_tokens(run.tokens)
-if s.weights == "pretrained":
-    st.info(text["Pretrained"])
+    head = kernel.gradient_head(s)
+tok = list(head.tokens)
+notices.warn_tokens(head.tokens, head.x)
 n = len(tok)
-c = st.columns(3)
-row = c[0].selectbox(
-    "Token i, whose output moves",
-    range(n),
-    max(n - 2, 0),
-    format_func=lambda i: labels(tok)[i],
-    key="grads_row",
-)
-toward = c[1].selectbox(
-    "toward the value of token j",
-    range(n),
-    min(1, n - 1),
-    format_func=lambda i: labels(tok)[i],
-    key="grads_toward",
-)
-lr = c[2].select_slider("Learning rate", LRS, 0.05, key="grads_lr")
-with frame.stop_on_error():
+c = st.columns(2)
+with c[0]:
+    row = widgets.pick_token(
+        tok, label="Token i, whose output moves", key="grads_row", default=max(n - 2, 0)
+    )
+with c[1]:
+    toward = widgets.pick_token(
+        tok, label="toward the value of token j", key="grads_toward", default=1
+    )
+# The loss and the backward pass come first on the page but are drawn once the step is
+# computed: its learning rate is set in section 3, next to what it changes.
+top = st.container()
+st.subheader("3. One step down the gradient")
+st.markdown(text["One step"])
+lr = st.select_slider("Learning rate", LRS, 0.05, key="grads_lr")
+with top, frame.stop_on_error():
     step = gradients.gradient_step(
-        t0.x, t0.w_q, t0.w_k, t0.w_v, row=row, toward=toward, lr=lr, mask=lesson_mask(s, n)
+        head.x,
+        head.w_q,
+        head.w_k,
+        head.w_v,
+        row=row,
+        toward=toward,
+        lr=lr,
+        mask=lesson_mask(s, n),
+        bias=head.bias,
     )
 g, before, after = step.grads, step.before, step.after
 common = {"columns": s.columns, "show_numbers": s.show_numbers}
-d_k, d_v, feats = features(before.d_k, "d"), features(before.d_v, "d"), features(t0.x.shape[1])
+d_k, d_v, feats = features(before.d_k, "d"), features(before.d_v, "d"), features(head.x.shape[1])
 
-st.subheader("1. The loss")
-st.markdown(
-    frame.fill(text["The loss"], row=frame.quoted(tok[row]), toward=frame.quoted(tok[toward]))
-)
-st.metric("L = ½ ‖z_i − v_j‖²", f"{step.loss:.4f}")
-
-st.subheader("2. The backward pass")
-st.markdown(text["Backward"])
 pairs = [
     (
         (g.d_output, tok, d_v, "dZ = dL/dZ", "token", "feature"),
@@ -75,9 +74,12 @@ pairs = [
         (g.dw_k, feats, d_k, "dW_K = Xᵀ dK", "feature of x", "feature"),
     ),
 ]
-for n_pair, pair in enumerate(pairs):
+
+
+def pair_of(n_pair: int) -> None:
+    """Two gradients of the backward pass side by side."""
     cols = st.columns(2)
-    for col, (m, rows, names, title, r_title, c_title) in zip(cols, pair, strict=True):
+    for col, (m, rows, names, title, r_title, c_title) in zip(cols, pairs[n_pair], strict=True):
         with col:
             matrix(
                 m,
@@ -89,19 +91,35 @@ for n_pair, pair in enumerate(pairs):
                 key=f"grads_m{n_pair}_{title[:5]}",
                 **common,
             )
-matrix(
-    g.dw_v,
-    feats,
-    d_v,
-    name="dW_V = Xᵀ dV",
-    row_title="feature of x",
-    col_title="feature",
-    key="grads_dwv",
-    **common,
-)
 
-st.subheader("3. One step down the gradient")
-st.markdown(text["One step"])
+
+with top:
+    with frame.beside(text) as words:
+        st.subheader("1. The loss")
+        loss = frame.fill(
+            text["The loss"], row=frame.quoted(tok[row]), toward=frame.quoted(tok[toward])
+        )
+        st.markdown(loss)
+        st.metric("L = ½ ‖z_i − v_j‖²", f"{step.loss:.4f}")
+        st.subheader("2. The backward pass")
+        pair_of(0)
+        st.markdown(text["Backward"])
+    if s.weights == "pretrained":
+        with words:
+            st.info(text["A real head"])
+    for n_pair in range(1, len(pairs)):
+        pair_of(n_pair)
+    matrix(
+        g.dw_v,
+        feats,
+        d_v,
+        name="dW_V = Xᵀ dV",
+        row_title="feature of x",
+        col_title="feature",
+        key="grads_dwv",
+        **common,
+    )
+
 c = st.columns(3)
 c[0].metric("Loss before the step", f"{step.loss:.4f}")
 c[1].metric(

@@ -7,7 +7,7 @@ import streamlit as st
 
 from attn_core import AttentionInputError
 from attn_core.training import LETTERS, TASKS, parse_letters, right_keys
-from attn_ui import frame
+from attn_ui import formats, frame
 from attn_ui.compute import kernel
 from attn_ui.figures import panels
 from attn_ui.figures import plots as charts
@@ -29,7 +29,6 @@ def letters(tokens) -> list[str]:
 
 
 text = frame.page(__file__)
-st.markdown(text["Tasks"])
 c = st.columns([2, 1, 1, 1, 1])
 task = c[0].radio(
     "Task", tuple(TASKS), format_func=TASK_NAMES.get, horizontal=True, key="train_task"
@@ -39,6 +38,9 @@ steps = c[2].select_slider("Steps", STEPS, 200, key="train_steps")
 lr = c[3].select_slider("Learning rate", LRS, 10.0, key="train_lr")
 positions = c[4].toggle("Position features", True, key="train_positions")
 key = (task, seed, steps, lr, positions)
+# a first visit trains at the defaults (cached per server: one run for every learner), so the
+# page opens on a figure; new settings wait for Train
+st.session_state.setdefault("train_for", key)
 st.button(
     "Train",
     type="primary",
@@ -47,8 +49,11 @@ st.button(
     args=(key,),
     key="train_go",
 )
+# the words, the tasks among them, beside the training (or the call to train)
+words = (*frame.WORDS[:2], "Tasks", *frame.WORDS[2:])
 if st.session_state.get("train_for") != key:
-    st.info("Press **Train** to train the head with these settings (about a second).")
+    with frame.beside(text, words, ratio=(2, 1)):
+        st.info("Press **Train** to train the head with these settings (about a second).")
     frame.footer(__file__)
     st.stop()
 
@@ -59,50 +64,55 @@ with frame.stop_on_error():
     except AttentionInputError:
         status.update(label="Training stopped", state="error")  # then the frame says why
         raise
-status.update(label=f"Trained: {steps} steps, final loss {run.losses[-1]:.4f}", state="complete")
+status.update(
+    label=f"Trained: {steps} steps, final loss {formats.significant(run.losses[-1])}",
+    state="complete",
+)
 weight = kernel.evaluation(*key)
+
+with frame.beside(text, words, ratio=(2, 1)):
+    st.subheader("1. Watch it learn")
+    at = st.slider("Show the head after step", 0, steps, steps, key=f"train_step_{steps}")
+    sample = letters(run.sample)
+    c = st.columns([3, 2])
+    with c[0]:
+        series = [
+            ("loss", np.arange(1, steps + 1), run.losses, charts.UNSCALED, "spline"),
+            (
+                "weight on the right key",
+                np.arange(1, steps + 1),
+                run.right_weight,
+                charts.SCALED,
+                "spline",
+            ),
+        ]
+        shown = min(at, steps - 1)
+        marks = [(f"step {shown + 1}", shown + 1, run.losses[shown], charts.UNSCALED)]
+        fig = charts.lines(
+            series,
+            title="Loss and weight on the right key, per step",
+            x_title="step (log scale)",
+            y_title="value",
+            marks=marks,
+            log_x=True,
+        )
+        panels.chart(fig, "train_loss_chart")
+    with c[1]:
+        matrix(
+            run.sample_weights[at],
+            sample,
+            sample,
+            name=f"A after {at} steps",
+            kind="weights",
+            key="train_sample",
+        )
+    st.markdown(text["Watch"])
+
 st.markdown(frame.fill(text["Trained"], steps=steps, n=EVAL_SEQUENCES, weight=f"{weight:.3f}"))
 c = st.columns(3)
-c[0].metric("Loss, first step", f"{run.losses[0]:.4f}")
-c[1].metric("Loss, last step", f"{run.losses[-1]:.4f}")
+c[0].metric("Loss, first step", formats.significant(run.losses[0]))
+c[1].metric("Loss, last step", formats.significant(run.losses[-1]))
 c[2].metric("Weight on the right key, fresh sequences", f"{weight:.3f}")
-
-st.subheader("1. Watch it learn")
-st.markdown(text["Watch"])
-at = st.slider("Show the head after step", 0, steps, steps, key=f"train_step_{steps}")
-sample = letters(run.sample)
-c = st.columns([3, 2])
-with c[0]:
-    series = [
-        ("loss", np.arange(1, steps + 1), run.losses, charts.UNSCALED, "spline"),
-        (
-            "weight on the right key",
-            np.arange(1, steps + 1),
-            run.right_weight,
-            charts.SCALED,
-            "spline",
-        ),
-    ]
-    shown = min(at, steps - 1)
-    marks = [(f"step {shown + 1}", shown + 1, run.losses[shown], charts.UNSCALED)]
-    fig = charts.lines(
-        series,
-        title="Loss and weight on the right key, per step",
-        x_title="step (log scale)",
-        y_title="value",
-        marks=marks,
-        log_x=True,
-    )
-    panels.chart(fig, "train_loss_chart")
-with c[1]:
-    matrix(
-        run.sample_weights[at],
-        sample,
-        sample,
-        name=f"A after {at} steps",
-        kind="weights",
-        key="train_sample",
-    )
 
 st.subheader("2. Test it on your sequence")
 st.markdown(text["Your sequence"])

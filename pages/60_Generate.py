@@ -9,15 +9,19 @@ from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import MAX_NEW_TOKENS, PROMPT_TOKENS, smollm
 from attn_ui.compute.decoder_worker import GenerationInterrupted
 
+# the lesson's words come under the text written: on a laptop's first screen the text
+# appears right under the Write button
 text = frame.page(__file__)
 smollm()  # loaded once per server, before the first widget
 st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
 asked = view.prompt_form()
 if asked is None and view.report_interrupted():  # cut off, and the learner asks again
     asked = view.settings()
+# right under the form: a sentence on a bad prompt, the line, then the text being written
+alert, queue_place, said = st.empty(), st.empty(), st.empty()
 layer, head = view.head_picker()
 view.to_url()
-queue_place, out = st.empty(), st.empty()
+out = said, st.empty()  # the text's place and the triangle's
 
 # write when asked; on a first visit, the kept settings' text (shared if already written),
 # unless that visit is the reconnection of a page whose writing was cut off (said above)
@@ -27,7 +31,7 @@ if s is not None:
     st.session_state["gen_lost"] = False
     done = None if asked else gen.finished().get(s)
     if done is None:
-        with frame.stop_on_error(section=True), view.writing_mark():
+        with alert.container(), frame.stop_on_error(section=True), view.writing_mark():
             try:
                 done = view.write(s, queue_place, out, layer, head)
             except GenerationInterrupted as lost:  # its process died: say so, keep the page
@@ -40,8 +44,13 @@ if s is not None:
         st.session_state.pop("gen_pick", None)  # a new text: its default token first
 
 if "gen_written" in st.session_state:
-    with out.container():
+    with said.container():
+        view.written_text(st.session_state["gen_written"])
+    with out[1].container():
         view.written(st.session_state["gen_written"], layer, head, text)
+
+st.markdown("## The idea")
+frame.intro(text, frame.WORDS)
 
 with st.expander("Inside each block: RMSNorm and SwiGLU"):
     st.markdown(text["Inside each block"])

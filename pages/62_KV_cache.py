@@ -5,15 +5,12 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import kv_cache as kv
-from attn_ui import frame, widgets
+from attn_ui import formats, frame, widgets
 from attn_ui.compute import kv_cache as compute
 from attn_ui.compute.decoder import MAX_PROMPT_CHARS, PROMPT_TOKENS, smollm
 from attn_ui.figures import lab_charts, panels, plots
 
-
-def mb(n: float) -> str:
-    return f"{n / 1e6:,.1f} MB" if n >= 1e5 else f"{n / 1e3:,.1f} kB"
-
+size = formats.size
 
 text = frame.page(__file__)
 model = smollm()
@@ -34,12 +31,41 @@ elif "prompt" in st.query_params:
     del st.query_params["prompt"]
 with frame.stop_on_error():
     check = compute.check(prompt)
-t = len(check.ids)
+t = len(check.ids)  # the prompt's tokens and the model's one, at positions 0 .. t - 1
 s = compute.sizes()
-weights = mb(kv.weight_bytes(s))
+memory = compute.memory(s)
+yours = f"{t - 1} token{'s' if t != 2 else ''}"
 
-st.subheader("1. What is stored")
-st.markdown(frame.fill(text["What is stored"], t=t))
+# the cache's price and what it saves, as the text grows: the figures, with the formula beside
+curves = compute.curves()
+weights_mb = kv.weight_bytes(s) / formats.MB
+with frame.beside(text):
+    st.subheader("1. Memory against the context")
+    fig = plots.lines(
+        [
+            ("KV cache (float32)", curves["t"], curves["cache_mb"], None, "linear"),
+            ("the weights", curves["t"], [weights_mb] * len(curves["t"]), "#7f7f7f", "linear"),
+        ],
+        title="Memory of the KV cache against the context",
+        x_title="tokens in the context",
+        y_title="MB (10⁶ bytes)",
+        marks=[(f"your {t} tokens", t, check.cache_bytes / formats.MB, "#d62728")],
+    )
+    panels.chart(fig, "kv_memory")
+    flops = lab_charts.loglog(
+        "FLOPs to read one more token",
+        "tokens in the context",
+        "FLOPs",
+        [
+            ("with the cache", curves["t"], curves["flops_with"], "solid"),
+            ("without (all again)", curves["t"], curves["flops_without"], "dash"),
+        ],
+    )
+    panels.chart(flops, "kv_flops")
+    st.markdown(frame.fill(text["Memory"], **memory))
+
+st.subheader("2. What is stored")
+st.markdown(frame.fill(text["What is stored"], yours=yours, t=t))
 shapes = pd.DataFrame(
     {
         "kept?": ["yes", "yes", "no: used once"],
@@ -49,24 +75,27 @@ shapes = pd.DataFrame(
             " × ".join(map(str, (s.n_layers, s.n_heads, t, s.head_dim))),
         ],
         "float32": [
-            mb(check.cache_bytes / 2),
-            mb(check.cache_bytes / 2),
-            mb(s.n_layers * s.n_heads * t * s.head_dim * 4),
+            size(check.cache_bytes / 2),
+            size(check.cache_bytes / 2),
+            size(s.n_layers * s.n_heads * t * s.head_dim * 4),
         ],
     },
     index=pd.Index(["K (keys, after RoPE)", "V (values)", "Q (queries)"], name="matrix"),
 )
 st.dataframe(shapes, key="kv_shapes")
+st.caption(formats.SIZE_NOTE)
 
-st.subheader(f"2. One new token: token {t}")
-st.markdown(frame.fill(text["One new token"], t=t, weights=weights))
+st.subheader(f"3. One new token: position {t - 1}")
+st.markdown(
+    frame.fill(text["One new token"], position=t - 1, last=t - 2, weights=memory["weights"])
+)
 cost = compute.costs(t)
 rows = {
     "FLOPs (matrix products)": lambda c: f"{c.flops:,}",
     "of which scores and weighted sums": lambda c: f"{c.attention_flops:,}",
-    "attention weights built, per layer": lambda c: mb(c.scores_bytes),
-    "K and V kept after the step": lambda c: mb(c.cache_bytes) if c.cache_bytes else "none",
-    "weights read": lambda c: mb(c.weight_bytes),
+    "attention weights built, per layer": lambda c: size(c.scores_bytes),
+    "K and V kept after the step": lambda c: size(c.cache_bytes) if c.cache_bytes else "none",
+    "weights read": lambda c: size(c.weight_bytes),
 }
 table = pd.DataFrame(
     {
@@ -96,33 +125,6 @@ if prompt in timings:
     c[1].metric(f"All {m.t} tokens again", f"{m.full_seconds * 1e3:.1f} ms")
     c[2].metric("Faster with the cache", f"{m.speedup:.1f}×")
 
-st.subheader("3. Memory against the context")
-curves = compute.curves()
-per_token, full = kv.cache_bytes(s, 1), kv.cache_bytes(s, 8192)
-st.markdown(frame.fill(text["Memory"], per_token=mb(per_token), full=mb(full), weights=weights))
-weights_mb = kv.weight_bytes(s) / 1e6
-fig = plots.lines(
-    [
-        ("KV cache (float32)", curves["t"], curves["cache_mb"], None, "linear"),
-        ("the weights", curves["t"], [weights_mb] * len(curves["t"]), "#7f7f7f", "linear"),
-    ],
-    title="Memory of the KV cache against the context",
-    x_title="tokens in the context",
-    y_title="MB",
-    marks=[("your prompt", t, check.cache_bytes / 1e6, "#d62728")],
-)
-panels.chart(fig, "kv_memory")
-flops = lab_charts.loglog(
-    "FLOPs to read one more token",
-    "tokens in the context",
-    "FLOPs",
-    [
-        ("with the cache", curves["t"], curves["flops_with"], "solid"),
-        ("without (all again)", curves["t"], curves["flops_without"], "dash"),
-    ],
-)
-panels.chart(flops, "kv_flops")
-
 st.subheader("4. The same numbers")
 st.markdown(text["The same numbers"])
 cached_next, full_next = check.next_ids
@@ -130,13 +132,16 @@ c = st.columns(2)
 c[0].metric("Largest |logit difference|", f"{check.max_difference:.1e}")
 c[1].metric(
     "Next token, cached / full",
-    f"{model.token_text(cached_next)!r} / {model.token_text(full_next)!r}",
+    f"“{formats.token(model.token_text(cached_next))}” / "
+    f"“{formats.token(model.token_text(full_next))}”",
 )
+read = frame.quoted(formats.token(model.token_text(int(check.ids[-1]))))
 st.caption(
-    f"Over the {s.vocab_size:,} logits of the token after "
-    f"{model.token_text(int(check.ids[-1]))!r}; both ways choose the same next token."
+    f"Over the {s.vocab_size:,} logits of the token after “{read}” (position {t - 1}); both "
+    "ways choose the same next token."
     if cached_next == full_next
     else "The two ways choose different next tokens: the cache would be wrong."
 )
+st.caption(formats.TOKEN_NOTE)
 
 frame.footer(__file__)

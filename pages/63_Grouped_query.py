@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import grouped_query as gq
-from attn_ui import decoder_views, frame, widgets
+from attn_ui import decoder_views, formats, frame, widgets
 from attn_ui.compute import decoder
 from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
@@ -20,24 +20,27 @@ config = decoder.smollm().config
 n_heads, n_kv = config["n_heads"], config["n_kv_heads"]
 group = gq.group_size(n_heads, n_kv)
 
-st.subheader(f"1. The grouping: {n_heads} query heads, {n_kv} K/V heads")
-st.markdown(text["The grouping"])
-for g, col in enumerate(st.columns(n_kv)):
-    with col.container(border=True):
-        st.markdown(f"**K/V head {g}**: one K and one V, 64 numbers each per token")
-        st.markdown("\n".join(f"- query head {h} reads it" for h in gq.query_heads_of(g, group)))
 reads = np.zeros((n_heads, n_kv))
 reads[np.arange(n_heads), [gq.kv_head_of(h, group) for h in range(n_heads)]] = 1
-matrix(
-    reads,
-    [f"query head {h}" for h in range(n_heads)],
-    [f"K/V head {g}" for g in range(n_kv)],
-    name="Which K/V head each query head reads",
-    kind="weights",
-    row_title="query head",
-    col_title="K/V head",
-    key="gqa_reads",
-)
+with frame.beside(text):
+    st.subheader(f"1. The grouping: {n_heads} query heads, {n_kv} K/V heads")
+    matrix(
+        reads,
+        [f"query head {h}" for h in range(n_heads)],
+        [f"K/V head {g}" for g in range(n_kv)],
+        name="Which K/V head each query head reads",
+        kind="weights",
+        row_title="query head",
+        col_title="K/V head",
+        key="gqa_reads",
+    )
+    st.markdown(text["The grouping"])
+    for g, col in enumerate(st.columns(n_kv)):
+        with col.container(border=True):
+            st.markdown(f"**K/V head {g}**: one K and one V, 64 numbers each per token")
+            st.markdown(
+                "\n".join(f"- query head {h} reads it" for h in gq.query_heads_of(g, group))
+            )
 
 st.subheader("2. One group on your sentence")
 st.markdown(text["One group on your sentence"])
@@ -52,12 +55,14 @@ g = c[1].radio(
 )
 heads = gq.query_heads_of(g, group)
 weights = run.attentions[layer, heads]  # (group, T, T)
+tokens = [formats.token(t) for t in run.tokens]
+st.caption(formats.TOKEN_NOTE)
 for h, col in zip(heads, st.columns(group), strict=True):
     with col:
         matrix(
             run.attentions[layer, h],
-            run.tokens,
-            run.tokens,
+            tokens,
+            tokens,
             name=f"L{layer} query head {h} (K/V {g}): A",
             kind="weights",
             narrow=True,
@@ -76,7 +81,7 @@ with left:
 with right:
     matrix(
         run.keys[layer, g],
-        run.tokens,
+        tokens,
         [f"f{j}" for j in range(config["head_dim"])],
         name=f"L{layer} K of K/V head {g}, after RoPE: shared by heads {heads}",
         row_title="key token",
@@ -92,22 +97,23 @@ context = st.select_slider(
     **widgets.remembered("gqa", "context", CONTEXTS[-1]),
 )
 st.dataframe(
-    decoder_views.cache_table(config, run.n_tokens, context).style.format(precision=1),
+    decoder_views.cache_table(config, run.n_tokens, context),
     hide_index=True,
     key="gqa_cache",
 )
+st.caption(formats.SIZE_NOTE)
 t = np.arange(0, CONTEXTS[-1] + 1, 64)
 growth = gq.cache_growth(
     config["n_layers"], n_heads, n_kv, config["head_dim"], t
 )  # name -> bytes at each T
 fig = go.Figure()
 for name, b in growth.items():
-    fig.add_trace(go.Scatter(x=t, y=b / decoder_views.MB, name=name, line={"color": COLOURS[name]}))
+    fig.add_trace(go.Scatter(x=t, y=b / formats.MB, name=name, line={"color": COLOURS[name]}))
 fig.add_vline(x=context, line_dash="dot", line_color="#555", annotation_text=f"{context} tokens")
 fig.update_layout(
     title="KV cache (float32) against the context",
     xaxis_title="tokens in the context, T",
-    yaxis_title="MB",
+    yaxis_title="MB (10⁶ bytes)",
     height=380,
     margin={"l": 10, "r": 10, "t": 50, "b": 10},
     legend={"orientation": "h", "y": -0.25},

@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import rope
-from attn_ui import decoder_views, frame, notices, widgets
+from attn_ui import decoder_views, formats, frame, notices, widgets
 from attn_ui.compute import decoder, explorer, minilm
 from attn_ui.figures import panels
 from attn_ui.figures.matrix import matrix
@@ -32,38 +32,39 @@ def layout(fig: go.Figure, title: str, height: int = 340, **axes) -> go.Figure:
     return fig
 
 
-st.subheader("1. The angles: fast pairs and slow pairs")
-st.markdown(text["The angles"])
-m_show = st.slider("Position m", 0, 200, **widgets.remembered("rope", "angle_position", 10))
-pairs = decoder_views.pairs_table(d, base, m_show)
-c = st.columns(2)
-with c[0]:
-    fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs["radians per position"], name="speed"))
-    panels.chart(
-        layout(
-            fig,
-            "Radians per position, by pair (log)",
-            xaxis_title="pair i",
-            yaxis={"type": "log", "title": "θ_i"},
-        ),
-        "rope_chart_speed",
-    )
-with c[1]:
-    fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs[f"angle at {m_show}, mod 360°"]))
-    panels.chart(
-        layout(
-            fig,
-            f"Angle of each pair at m = {m_show}",
-            xaxis_title="pair i",
-            yaxis={"range": [0, 360], "title": "degrees, mod 360"},
-        ),
-        "rope_chart_angles",
-    )
-with st.expander("Numbers of the 32 pairs (table, CSV download)", key="rope_pairs_box"):
-    st.dataframe(pairs, hide_index=True, key="rope_pairs")
+with frame.beside(text, ratio=(2, 1)):
+    st.subheader("1. The angles: fast pairs and slow pairs")
+    m_show = st.slider("Position m", 0, 200, **widgets.remembered("rope", "angle_position", 10))
+    pairs = decoder_views.pairs_table(d, base, m_show)
+    c = st.columns(2)
+    with c[0]:
+        fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs["radians per position"], name="speed"))
+        panels.chart(
+            layout(
+                fig,
+                "Radians per position, by pair (log)",
+                xaxis_title="pair i",
+                yaxis={"type": "log", "title": "θ_i"},
+            ),
+            "rope_chart_speed",
+        )
+    with c[1]:
+        fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs[f"angle at {m_show}, mod 360°"]))
+        panels.chart(
+            layout(
+                fig,
+                f"Angle of each pair at m = {m_show}",
+                xaxis_title="pair i",
+                yaxis={"range": [0, 360], "title": "degrees, mod 360"},
+            ),
+            "rope_chart_angles",
+        )
+    st.markdown(text["The angles"])
+    with st.expander("Numbers of the 32 pairs (table, CSV download)", key="rope_pairs_box"):
+        st.dataframe(pairs, hide_index=True, key="rope_pairs")
 
 st.subheader("2. A real query and key")
-names = [decoder_views.shown(t) for t in run.tokens]
+names = [formats.token(t) for t in run.tokens]
 c = st.columns(4)
 layer = c[0].selectbox("Layer", range(config["n_layers"]), **widgets.remembered("rope", "layer", 0))
 head = c[1].selectbox(
@@ -81,6 +82,7 @@ st.caption(
     f"{kv} (which query head {head} reads), token {j} {frame.quoted(names[j])}. Both taken "
     "before RoPE."
 )
+st.caption(formats.TOKEN_NOTE)
 
 st.subheader("3. One pair turning")
 pair = st.slider("Pair i", 0, d // 2 - 1, **widgets.remembered("rope", "pair", 0))

@@ -148,13 +148,21 @@ def exercise(**settings) -> Exercise:
     return make_exercise(**settings)
 
 
-def givens(ex: Exercise, key: str) -> None:
-    """X and the weight matrices of an exercise, side by side."""
+def side_by_side(grids: Sequence[tuple], *, per_row: int = 4) -> None:
+    """Titled grids ``(title, m, rows, cols, key)``, `per_row` to a line, each as wide as
+    its columns: 2 to a line in a page's figure column, beside the lesson's words."""
+    for start in range(0, len(grids), per_row):
+        line = grids[start : start + per_row]
+        widths = [len(cols) + 1 for _, _, _, cols, _ in line]  # its columns and row labels
+        for slot, (title, m, rows, cols, key) in zip(st.columns(widths), line, strict=True):
+            with slot:
+                show(text_table(m, rows, cols), title=title, key=key)
+
+
+def givens(ex: Exercise, key: str, *, per_row: int = 4) -> None:
+    """X and the weight matrices of an exercise, side by side (`side_by_side`)."""
     tok, feat, rows = tokens(ex.tokens), features(ex.features), dims(len(ex.w_q), ex.n_heads)
-    widths = [ex.tokens + 1, *[ex.features + 1] * 3]
-    cols = st.columns(widths)
-    with cols[0]:
-        show(text_table(ex.x, feat, tok), title="X (features × tokens)", key=f"{key}_x")
-    for col, name, w in zip(cols[1:], ("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v), strict=True):
-        with col:
-            show(text_table(w, rows, feat), title=name, key=f"{key}_{name.lower()}")
+    grids = [("X (features × tokens)", ex.x, feat, tok, f"{key}_x")]
+    for name, w in zip(("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v), strict=True):
+        grids.append((name, w, rows, feat, f"{key}_{name.lower()}"))
+    side_by_side(grids, per_row=per_row)

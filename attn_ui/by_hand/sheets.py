@@ -12,6 +12,7 @@ import streamlit as st
 
 import attn_sheets
 from attn_core.by_hand.exercises import Exercise
+from attn_ui import formats
 from attn_ui.by_hand.grids import exercise, plain
 
 PDF, XLSX, CSV, ZIP = (
@@ -22,7 +23,7 @@ PDF, XLSX, CSV, ZIP = (
 )
 MAX_CLASS = 60
 # In the URL while a class set is being built, removed when it ends: a session that opens with
-# it lost its builder (the server died mid-way, README "Running it for a class").
+# it lost its builder (the server died mid-way, docs/class.md).
 BUILDING = "building"
 
 
@@ -48,9 +49,13 @@ def paper() -> str:
     return st.radio("Paper", attn_sheets.PAPERS, key="sheets_paper", horizontal=True)
 
 
-def preview(ex: Exercise) -> None:
-    """The header line and the rules exactly as the sheet prints them."""
+def header(ex: Exercise) -> None:
+    """The sheet's header line, as printed."""
     st.markdown(f"**Attention by hand** · {plain(attn_sheets.describe(ex))}")
+
+
+def rules(ex: Exercise) -> None:
+    """The rules exactly as the sheet prints them."""
     st.markdown("\n".join(f"- {plain(line)}" for line in attn_sheets.rules(ex)))
 
 
@@ -131,7 +136,7 @@ def class_set(paper: str, settings: dict) -> None:
             if BUILDING in st.query_params:
                 del st.query_params[BUILDING]
         st.download_button(
-            f"Class set ZIP ({len(data) // 1024} KB)",
+            f"Class set ZIP ({formats.size(len(data))})",
             data,
             file_name=f"{file_stem(settings, seed=f'class_{first:04d}_{count}')}.zip",
             mime=ZIP,

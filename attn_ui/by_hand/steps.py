@@ -20,6 +20,7 @@ from attn_ui.by_hand.grids import (
     dims,
     features,
     show,
+    side_by_side,
     signed_text,
     text_table,
     tokens,
@@ -87,13 +88,14 @@ def stepper() -> int:
     return step
 
 
-def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict) -> None:
-    """Step `n` under its heading: the grid by hand, its working, and the exact one beside."""
+def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict, *, per_row=4) -> None:
+    """Step `n` under its heading: the grid by hand, its working, and the exact one beside
+    (the givens: `per_row` grids to a line, 2 in a column beside the lesson's words)."""
     step = STEPS[n]
     st.subheader(f"Step {n}. {TITLES[step]}" if n else TITLES[step], anchor=f"step-{step}")
     st.markdown(text.get(f"Step: {step}", ""))
     if step == "givens":
-        return _givens(t)
+        return _givens(t, per_row)
     flagged = cmp.changed if step == "weights" else ()
     left, right = st.columns(2)
     with left:
@@ -107,18 +109,15 @@ def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict) -> None:
         _flags(cmp)
 
 
-def _givens(t: HandTrace) -> None:
+def _givens(t: HandTrace, per_row: int) -> None:
     tok, feat = tokens(t.tokens), features(len(t.x))
-    cols = st.columns([t.tokens + 1, *[len(t.x) + 1] * 3])
     grids = (
-        ("X (features × tokens)", t.x, feat, tok),
-        ("W_Q", t.w_q, dims(t.d_k), feat),
-        ("W_K", t.w_k, dims(t.d_k), feat),
-        ("W_V", t.w_v, dims(len(t.v)), feat),
+        ("X (features × tokens)", t.x, feat, tok, "hand_grid_x"),
+        ("W_Q", t.w_q, dims(t.d_k), feat, "hand_grid_w_q"),
+        ("W_K", t.w_k, dims(t.d_k), feat, "hand_grid_w_k"),
+        ("W_V", t.w_v, dims(len(t.v)), feat, "hand_grid_w_v"),
     )
-    for col, (title, m, rows, cs) in zip(cols, grids, strict=True):
-        with col:
-            show(text_table(m, rows, cs), title=title, key=f"hand_grid_{title.split()[0].lower()}")
+    side_by_side(grids, per_row=per_row)
 
 
 def _grid(step: str, t: HandTrace, values, flagged=(), fmt=cell_text) -> pd.DataFrame:

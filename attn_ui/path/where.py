@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attn_ui import compute, controls, frame, notices
-from attn_ui.path import questions
+from attn_lessons import questions
+from attn_ui import compute, controls, frame, notices, settings
 from attn_ui.registry import info
 
 
@@ -45,7 +45,7 @@ def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str
 
 def show(file: str, run, s) -> None:
     """What the page takes in and hands on, with this run's shapes (a compute.LessonRun and
-    its settings), in a box right above the page's figures."""
+    its settings), in a box beside the page's first figure (under the lesson's words)."""
     name = info(file).name
     text = frame.lesson(name)["Where it sits"]
     n_heads = run.multi.n_heads if run.multi is not None else 1
@@ -62,18 +62,18 @@ def lesson_start(
     multi: bool = False,
     defaults: dict | None = None,
     note: bool = True,
-) -> tuple[controls.LessonSettings, compute.LessonRun]:
+) -> tuple[settings.LessonSettings, compute.LessonRun]:
     """The top of a step page's fragment: the sentence box (`controls.sentence_box`, with the
     note on whose weights these are unless note=False), the lesson's run (without a mask
     when mask=False: the steps before masking; every head with multi=True), stopped with a
     message on an input the learner can fix, a warning on a one-token sentence or unknown
-    characters, and the box of what the page takes in and hands on (`show`).
+    characters. The box of what the page takes in and hands on (`show`) goes beside the
+    first figure, with the lesson's words (`frame.beside`).
 
         s, run = where.lesson_start(__file__, mask=False)  # no mask before step 7
     """
     s = controls.sentence_box(note=note, defaults=defaults)
     with frame.stop_on_error():
         run = compute.lesson_run(s if mask else replace(s, mask="none"), multi=multi)
-    notices.warn_tokens(run.tokens)  # one token, or characters the tokenizer does not know
-    show(file, run, s)
+    notices.warn_tokens(run.tokens, run.x)  # one token, or characters the tokenizer does not know
     return s, run

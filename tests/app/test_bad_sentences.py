@@ -22,7 +22,7 @@ def tokens_page(at, expect) -> None:
     the canvas as typed (drawn as text, never markup)."""
     if expect is not None and expect[0] == "error":
         return
-    tokens = list(frame(at, "token")["token"])
+    tokens = list(frame(at, "kind")["token"])  # the token table (the repeats table has "token")
     assert tokens and all(isinstance(t, str) for t in tokens)
     if expect is None:
         assert heatmap(at, "X ")["rows"] == tokens

@@ -7,7 +7,7 @@ import pytest
 
 from attn_core.labs.local import local_attention, n_scores, score_counts
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
     load,
     rerun,

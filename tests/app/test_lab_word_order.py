@@ -6,7 +6,7 @@ import numpy as np
 
 from attn_core.labs.positions import reorder_test, sinusoidal_positions
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
     load,
     rerun,

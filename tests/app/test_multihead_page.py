@@ -3,8 +3,9 @@
 import numpy as np
 
 from attn_core.labs import weighted_sum
+from attn_lessons.text import lesson
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
     heatmaps,
     load,
@@ -107,6 +108,7 @@ def test_pretrained_weights_offer_a_way_back():
     rerun(at)
     assert at.warning and "toy weights" in at.warning[0].value
     assert head_tables(at) == []
+    assert lesson("multihead")["The idea"] in [m.value for m in at.markdown]  # no figure
     at.button(key="mh_random").click()
     rerun(at)
     assert len(head_tables(at)) == 2 and not at.warning

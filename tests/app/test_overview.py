@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from attn_ui.controls import LessonSettings
+from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
+    RANDOM,
     canvas_grids,
     load,
     matrices,
@@ -17,7 +18,6 @@ PAGE = "pages/00_Overview.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def lesson(**changes):
@@ -25,7 +25,7 @@ def lesson(**changes):
 
 
 def test_default_numbers_equal_the_engine(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     run = lesson()
     np.testing.assert_allclose(table(at, "A = softmax"), run.trace.weights, atol=1e-12)
     np.testing.assert_allclose(table(at, "Z = A V"), run.trace.output, atol=1e-12)

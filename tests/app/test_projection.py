@@ -4,8 +4,9 @@ import numpy as np
 
 import attn_core
 from attn_ui.compute.lessons import real_head
-from attn_ui.controls import DEFAULT_SENTENCE, LessonSettings
+from attn_ui.settings import DEFAULT_SENTENCE, LessonSettings
 from tests.support.apptest import (
+    RANDOM,
     frame,
     load,
     rerun,
@@ -19,7 +20,6 @@ PAGE = "pages/02_Projection.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def lesson(**changes):
@@ -27,7 +27,7 @@ def lesson(**changes):
 
 
 def test_default_weights_and_projections_equal_the_engine(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     run = lesson()
     w = attn_core.lesson_weights(8, 4, seed=0)
     np.testing.assert_allclose(table(at, "Numbers of W_Q"), w.w_q, atol=1e-12)

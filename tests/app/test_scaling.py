@@ -9,6 +9,7 @@ from attn_core.labs import scaling
 from attn_ui.by_hand.inputs import EXAMPLE
 from attn_ui.figures.scaling_charts import D_KS, N_SCORES
 from tests.support.apptest import (
+    RANDOM,
     canvas_chart,
     chart_values,
     frame,
@@ -24,7 +25,6 @@ PAGE = "pages/04_Scaling.py"
 
 # These tests read the seeded random weights (d_model, d_k, seed): the lessons open on a real
 # head, and a link with weights=random gives the random ones (tests/app/test_default_weights.py).
-RANDOM = {"weights": "random"}
 
 
 def lesson(**changes):
@@ -32,7 +32,7 @@ def lesson(**changes):
 
 
 def test_scores_and_weights_with_and_without_scaling_equal_the_engine(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     t = lesson().trace
     np.testing.assert_allclose(table(at, "S = Q Kᵀ"), t.scores, atol=1e-12)
     np.testing.assert_allclose(table(at, "S / √d_k"), t.scores / 2, atol=1e-12)  # d_k = 4
@@ -60,7 +60,7 @@ def test_large_d_k_saturates_only_the_unscaled_softmax():
 
 
 def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     fig = canvas_chart(at, "Variance of the scores")
     assert fig["x"]["values"] == list(D_KS) and fig["x"]["log"] and fig["y"]["log"]
     unscaled, scaled = chart_values(fig, "q·k"), chart_values(fig, "q·k / √d_k")
@@ -74,7 +74,7 @@ def test_curves_show_variance_d_k_unscaled_and_1_scaled(loaded):
 def test_curves_are_the_simulation_and_their_numbers_are_a_table(loaded):
     """Each curve is the seeded simulation's column, and the table under the curves holds
     the same numbers, one row per d_k (a screen reader's way to the curves)."""
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     sweep = scaling.scale_sweep(D_KS, len(lesson().tokens), n_scores=N_SCORES)
     for title, field in (("Entropy", "entropy"), ("gradient", "grad_norm")):
         fig = canvas_chart(at, title)
@@ -98,7 +98,7 @@ def test_your_d_k_is_marked_and_moves():
 
 
 def test_entropy_curve_uses_the_sentence_length(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     t = len(lesson().tokens)
     assert f"ln {t}" in canvas_chart(at, "Entropy")["title"]
 
@@ -113,7 +113,7 @@ def test_temperature_reaches_both_softmaxes():
 
 
 def test_on_paper_names_the_d_k_the_sheets_use(loaded):
-    at = load(PAGE, query=RANDOM)
+    at = loaded(PAGE, RANDOM)
     (line,) = [c.value for c in at.caption if "floor(x / 2)" in c.value]
     assert f"d_k = {len(EXAMPLE['w_q'])}" in line  # the By hand page's classic sheet
     for level in DIFFICULTIES:

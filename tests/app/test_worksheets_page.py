@@ -11,6 +11,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 
 from attn_core.by_hand.exercises import make_exercise
 from attn_core.by_hand.rules import frac_str
+from attn_ui import formats
 from tests.support.apptest import (
     load,
     rerun,
@@ -145,8 +146,9 @@ def test_class_set_zip_is_built_on_request(files):
     assert "Class set" not in " ".join(b.label for b in at.get("download_button"))
     at.button(key="sheets_build").click()
     rerun(at)
-    assert at.get("download_button")[-1].label.startswith("Class set ZIP")
     data = files["attention_by_hand_easy_plain_class_0007_3.zip"]  # difficulty, variant
+    # its size in the app's one unit (kB = 1,000 bytes), not 1024s
+    assert at.get("download_button")[-1].label == f"Class set ZIP ({formats.size(len(data))})"
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert {f"seed_{s:04d}_template.pdf" for s in (7, 8, 9)} <= set(names)
     assert "all_keys.pdf" in names and "seed_0010_template.pdf" not in names

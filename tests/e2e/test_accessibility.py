@@ -1,6 +1,7 @@
 """Accessibility and phones, on every page: axe-core finds no serious or critical violation at
 1400 and 390 px, nor heading-order or empty-table-header; at 390 px no figure draws text under
-9 px, labels do not overlap and no formula is cut off; numbers on cells read at WCAG AA; a
+9 px, labels do not overlap and every formula fits the screen; numbers on cells read at WCAG AA;
+the first live figure starts on the first screen (docs/architecture.md "A page's anatomy"); a
 heatmap's cells and a chart's values are reachable and read out with the keyboard; the home
 page lists the steps in lesson order on a phone."""
 
@@ -14,8 +15,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
-from attn_ui.controls import LessonSettings
 from attn_ui.registry import PAGES, in_group
+from attn_ui.settings import LessonSettings
 from tests.support.browser import ROOT, open_page, url_path
 
 # The survey opens some 60 pages (every page at two widths) in its first test's time.
@@ -29,9 +30,26 @@ ALSO = ("heading-order", "empty-table-header")
 FIRST_RUN = 240_000  # Generate writes its default text on a first visit
 MIN_FONT_PX = 9
 LOGS = ROOT / "artifacts" / "logs"
+# The anatomy's goals: the first figure's top within one 1400 x 900 screen, and within 1.25
+# screens of a 390 x 844 phone (the top does not depend on the window's height).
+FIRST_SCREEN = {1400: 900, 390: 1.25 * 844}
+# A live figure: a heatmap or chart canvas, a Plotly chart, or a grid of numbers (the by-hand
+# pages' givens); one the learner can see (not inside a closed expander).
+FIGURE = (
+    ".cg-root canvas, [data-testid=stPlotlyChart], [data-testid=stDataFrame], [data-testid=stTable]"
+)
+SEEN = """e => e.getBoundingClientRect().height > 20 && e.checkVisibility()
+    && !e.closest('details:not([open])')"""
+SHOWN = f"s => [...document.querySelectorAll(s)].some({SEEN})"
+# The first shown figure's top, in the page's coordinates (Streamlit scrolls its main block).
+FIRST_TOP = f"""s => {{
+    const main = document.querySelector('[data-testid=stMain]');
+    const first = [...document.querySelectorAll(s)].find({SEEN});
+    return first ? first.getBoundingClientRect().top + (main ? main.scrollTop : 0) : null;
+}}"""
 
 # What each heatmap and chart canvas says it drew (canvas_grid.js, canvas_chart.js), every
-# Plotly chart's smallest text, and the formulas wider than their box that do not scroll.
+# Plotly chart's smallest text, and the formulas wider than their box (they scroll sideways).
 DRAWN = """() => ({
     canvases: [...document.querySelectorAll('.cg-figure canvas, .cg-chart canvas')].map(c => ({
         title: c.getAttribute('aria-label'), minFontPx: Number(c.dataset.minFontPx),
@@ -42,9 +60,8 @@ DRAWN = """() => ({
     plotlyMinPx: Math.min(...[...document.querySelectorAll('.js-plotly-plot svg text')]
         .filter(t => t.textContent.trim())
         .map(t => parseFloat(getComputedStyle(t).fontSize)), Infinity),
-    cutFormulas: [...document.querySelectorAll('.katex-display')]
-        .filter(k => k.scrollWidth > k.clientWidth + 1
-            && !['auto', 'scroll'].includes(getComputedStyle(k).overflowX))
+    wideFormulas: [...document.querySelectorAll('.katex-display')]
+        .filter(k => k.scrollWidth > k.clientWidth + 1)
         .map(k => k.textContent.slice(0, 40)),
     pageWiderThanScreen: document.documentElement.scrollWidth > window.innerWidth + 1,
     cutMenuTitles: [...document.querySelectorAll('[data-testid=stSidebar] a *')]
@@ -63,6 +80,7 @@ def survey(browser, app_url):
         try:
             for path in PATHS:
                 open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+                pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)  # components draw late
                 found = axe.run(pg).response["violations"]
                 bad = [
                     f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
@@ -70,7 +88,8 @@ def survey(browser, app_url):
                     for v in found
                     if v["impact"] in BAD or v["id"] in ALSO
                 ]
-                out[width, path] = {"violations": bad, **pg.evaluate(DRAWN)}
+                top = pg.evaluate(FIRST_TOP, FIGURE)
+                out[width, path] = {"violations": bad, "firstFigureTop": top, **pg.evaluate(DRAWN)}
         finally:
             ctx.close()
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
@@ -90,7 +109,7 @@ def test_axe_finds_no_serious_or_critical_violation(survey, width):
 def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
     """At 390 px: every heatmap's smallest text (numbers on cells included) and every chart's
     is 9 px or more; numbers on cells fit their cells (the widest of them); an axis's labels
-    are at least their font size apart; nothing cut off."""
+    are at least their font size apart; every formula fits its column; nothing cut off."""
     for p in PATHS:
         s = survey[390, p]
         for c in s["canvases"]:
@@ -99,12 +118,21 @@ def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
             assert c["numberRoom"] is None or c["numberRoom"] >= 0, (p, c)  # numbers fit
             assert c["labelPitch"] is None or c["labelPitch"] >= 1, (p, c)
         assert s["plotlyMinPx"] >= MIN_FONT_PX, (p, s["plotlyMinPx"])
-        assert not s["cutFormulas"], (p, s["cutFormulas"])
+        assert not s["wideFormulas"], (p, s["wideFormulas"])  # whole, no sideways scroll
         assert not s["pageWiderThanScreen"], p
     for (width, p), s in survey.items():  # the menu's titles are whole, in the open group
         assert not s["cutMenuTitles"], (width, p, s["cutMenuTitles"])
     drawn = [c for p in PATHS for c in survey[390, p]["canvases"]]
     assert any(c["numberPx"] for c in drawn)  # some phone figures do carry numbers
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_first_figure_starts_on_the_first_screen(survey, width):
+    """Figure first: on every page the first live figure's top is inside the first screen at
+    1400 x 900, and inside 1.25 screens on a 390 x 844 phone."""
+    tops = {p or "home": survey[width, p]["firstFigureTop"] for p in PATHS}
+    late = {p: top for p, top in tops.items() if top is None or top > FIRST_SCREEN[width]}
+    assert not late, (width, late)
 
 
 def test_numbers_on_cells_read_at_wcag_aa(survey):
