@@ -108,7 +108,7 @@ def page(file: str, sections: tuple[str, ...] = ()) -> dict[str, str]:
 
 
 @contextmanager
-def beside(text: dict[str, str], headings: tuple[str, ...] = WORDS, *, ratio=(3, 2)):
+def beside(text: dict[str, str], headings: tuple[str, ...] = WORDS, *, ratio=(3, 2), heading=True):
     """The page's first live figure (drawn in the `with` block), with the lesson's words
     (`intro`) beside it on a wide screen and right after it on a phone, where columns stack
     in order. Yields the words' column, for what a page adds there (the step pages' "Where
@@ -121,11 +121,18 @@ def beside(text: dict[str, str], headings: tuple[str, ...] = WORDS, *, ratio=(3,
     with words:
         intro(text, headings)
     with figure:
-        # a heading for screen readers only (page_style hides it): the page's h3 sections
-        # follow the h1 title in the page's order, and headings go down one level at a time
-        with st.container(key=FIGURE_HEADING):
-            st.markdown("## Live figure")
+        if heading:
+            figure_heading()
         yield words
+
+
+def figure_heading() -> None:
+    """An h2 for screen readers only (page_style hides it), where the live figure starts: the
+    page's h3 sections follow the h1 title, and headings go down one level at a time. A page
+    whose figure's control comes before `beside` (Masking's mask) draws it there, and passes
+    heading=False to `beside`."""
+    with st.container(key=FIGURE_HEADING):
+        st.markdown("## Live figure")
 
 
 def intro(text: dict[str, str], headings: tuple[str, ...] = WORDS) -> None:

@@ -72,11 +72,12 @@ def lesson() -> None:
     # q, k, v and the scores without a mask; the page's own mask comes next
     s, base = where.lesson_start(__file__, mask=False, defaults=DEFAULTS)
     tok = base.tokens
+    frame.figure_heading()
     st.subheader("1. The mask M")
     with frame.stop_on_error():  # the page's width: a long sentence's grid of ticks is wide
         mask = widgets.custom_mask(preset_mask(s, len(tok)), tok, s, text)
     t = None  # stays None when a row has nothing allowed
-    with frame.beside(text, ratio=(2, 1)) as words:
+    with frame.beside(text, ratio=(2, 1), heading=False) as words:
         c = st.columns(2)
         with c[0]:
             m = masking.additive_mask(mask)

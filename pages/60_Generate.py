@@ -13,7 +13,6 @@ from attn_ui.compute.decoder_worker import GenerationInterrupted
 # appears right under the Write button
 text = frame.page(__file__)
 smollm()  # loaded once per server, before the first widget
-st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
 asked = view.prompt_form()
 if asked is None and view.report_interrupted():  # cut off, and the learner asks again
     asked = view.settings()
@@ -49,6 +48,8 @@ if "gen_written" in st.session_state:
     with out[1].container():
         view.written(st.session_state["gen_written"], layer, head, text)
 
+# how the box is read, after what it wrote: on a phone it pushed the triangle past the goal
+st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
 st.markdown("## The idea")
 frame.intro(text, frame.WORDS)
 

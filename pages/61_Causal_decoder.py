@@ -4,7 +4,6 @@ MiniLM's bidirectional heads on the same words."""
 import numpy as np
 import streamlit as st
 
-from attn_core import AttentionInputError
 from attn_core.labs import decoder_heads as dh
 from attn_ui import decoder_views, formats, frame, notices, tables, widgets
 from attn_ui.compute import explorer
@@ -26,15 +25,11 @@ notices.warn_tokens(enc.tokens)  # MiniLM's [UNK] pieces, if any
 smol, mini = run.attentions, enc.attentions  # (30, 9, T, T), (6, 12, T', T')
 tok = [formats.token(t) for t in run.tokens]  # SmolLM2's, spaces and line breaks visible
 
-# the head types' scores: section 1 opens on their strongest heads; with fewer than 3 tokens
-# there are none, and section 4 says why
-scores, no_types = None, None
-try:
-    scores = dh.previous_token_scores(smol), dh.first_token_scores(smol)
-except AttentionInputError as exc:
-    no_types = exc
-else:
-    previous, first = scores
+# the head types' scores: section 1 opens on their strongest heads; with fewer than
+# dh.MIN_TOKENS tokens there are none, and section 4 says why (in the core's words)
+scores = None
+if smol.shape[-1] >= dh.MIN_TOKENS:
+    scores = previous, first = dh.previous_token_scores(smol), dh.first_token_scores(smol)
 
 mini_prev, mini_first = dh.previous_token_scores(mini), dh.first_token_scores(mini)
 with frame.beside(text, ratio=(2, 1)):
@@ -127,8 +122,9 @@ c[1].caption(
 
 st.subheader("4. Head types, read from the numbers")
 st.markdown(text["Head types"])
-if no_types is not None:
-    frame.show_error(no_types, "Head types")
+if scores is None:
+    with frame.stop_on_error("Head types", section=True):
+        dh.previous_token_scores(smol)  # too few tokens: the core's sentence says why
 if scores is not None:
     threshold = st.slider(
         "Threshold: a head gets a type when its score reaches",

@@ -15,9 +15,10 @@ LIGHT = "the dog ran home"
 
 
 def rows(run) -> list[str]:
-    """The row labels of the overview's first figure (the tokens), as its canvas grid got them."""
-    grids = run.of_type("bidi_component")  # the canvas grid, and the page's style component
-    (grid,) = [g for g in grids if g.component_name.endswith("canvas_grid")]
+    """The row labels of the overview's first figure (the tokens), as its first canvas grid
+    got them (X beside the lesson's words; the pipeline's grid follows)."""
+    grids = run.of_type("bidi_component")  # the canvas grids, and the page's style component
+    grid = [g for g in grids if g.component_name.endswith("canvas_grid")][0]
     return json.loads(grid.json)["sections"][0]["items"][0]["rows"]
 
 
