@@ -21,7 +21,6 @@ from attn_ui.figures.matrix import matrix
 from attn_ui.tables import table, table_height
 
 STORE = "gen"  # st.session_state["gen"]: the settings of the last generation, layer, head
-LAYERS, HEADS = 30, 9
 # name in the URL -> (Settings field or view setting, parse)
 URL = {
     "prompt": ("prompt", lambda v: gen.cut(v)[0]),
@@ -29,8 +28,9 @@ URL = {
     "temperature": ("temperature", lambda v: _within(round(float(v), 1), 0.0, 2.0)),
     "seed": ("seed", lambda v: _within(int(v), 0, 10_000)),
     "max_new": ("max_new_tokens", lambda v: _within(int(v), 1, MAX_NEW_TOKENS)),
-    "layer": ("layer", lambda v: _within(int(v), 0, LAYERS - 1)),
-    "head": ("head", lambda v: _within(int(v), 0, HEADS - 1)),
+    # the model's own sizes (30 layers, 9 query heads for SmolLM2-135M)
+    "layer": ("layer", lambda v: _within(int(v), 0, smollm().n_layers - 1)),
+    "head": ("head", lambda v: _within(int(v), 0, smollm().n_heads - 1)),
 }
 VIEW_DEFAULTS = {"layer": gen.DEFAULT_LAYER, "head": gen.DEFAULT_HEAD}
 # In the URL while the model writes for this page, removed when it ends. A session that opens
@@ -182,13 +182,14 @@ def prompt_form() -> gen.Settings | None:
 
 def head_picker() -> tuple[int, int]:
     """Layer and query head of the triangle (they never write again)."""
-    kept = store()
+    kept, model = store(), smollm()
     c = st.columns(2)
-    layer = c[0].selectbox("Layer", range(LAYERS), **widgets.remembered("gen", "layer", 0))
+    layers = range(model.n_layers)
+    layer = c[0].selectbox("Layer", layers, **widgets.remembered("gen", "layer", 0))
     head = c[1].selectbox(
         "Query head",
-        range(HEADS),
-        format_func=lambda h: f"{h} (reads K/V head {h // 3})",
+        range(model.n_heads),
+        format_func=lambda h: f"{h} (reads K/V head {h // model.group})",
         **widgets.remembered("gen", "head", 0),
     )
     if (kept.get("layer"), kept.get("head")) != (layer, head):  # e.g. a link's layer
