@@ -49,7 +49,7 @@ with frame.beside(text):
         title="Memory of the KV cache against the context",
         x_title="tokens in the context",
         y_title="MB (10⁶ bytes)",
-        marks=[(f"your {t} tokens", t, check.cache_bytes / formats.MB, "#d62728")],
+        marks=[(f"your {yours} and the model's one", t, check.cache_bytes / formats.MB, "#d62728")],
     )
     panels.chart(fig, "kv_memory")
     flops = lab_charts.loglog(
