@@ -169,7 +169,9 @@ table = pd.DataFrame(
         "largest weight, unscaled": [x.max_weight_unscaled for x in sat],
     }
 ).set_index("d")
-st.dataframe(table, key="grads_saturation", width="stretch")
+# three significant digits: the unscaled gradients shrink to 1e-6 and less ("0.000003")
+three = {c: st.column_config.NumberColumn(c, format="%.3g") for c in table.columns}
+st.dataframe(table, key="grads_saturation", width="stretch", column_config=three)
 st.page_link(
     "pages/40_Why_scale.py",
     label="The Why √d lab: variance and saturation",
