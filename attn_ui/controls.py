@@ -1,18 +1,19 @@
 """The lesson controls every step page shares, kept when the learner moves between pages.
 
-One owner: this module. The values live in ``st.session_state["lesson"]``; each
-widget has its own ``lesson_w_*`` key and is re-seeded from that dict when a page
-draws it, because Streamlit deletes the state of widgets a page does not draw.
+One owner: this module, through the one state mechanism (``state``). The values live in
+``st.session_state["lesson"]`` (the group ``LESSON``), each widget under its ``lesson_w_*``
+key, started from them when a page draws it; a link's settings (``settings.lesson_link``)
+seed them on a first visit, and the URL mirrors them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 
 import streamlit as st
 
-from attn_ui import frame, registry
+from attn_ui import frame, registry, state
+from attn_ui.compute.model import minilm
 from attn_ui.settings import (
     D_KS,
     D_MODELS,
@@ -21,20 +22,19 @@ from attn_ui.settings import (
     WEIGHT_SOURCES,
     LessonSettings,
     clean_sentence,
-    from_query,
-    to_query,
+    lesson_link,
 )
 
 SENTENCE_CUT = "lesson_sentence_cut"  # session key: the length of the last paste that was cut
-REWRITTEN = "lesson_sentence_rewritten"  # session key: the box's text was cut or joined
 
 
-def _from_url() -> dict:
-    """Settings from the page's URL on a first visit; values out of range are ignored."""
-    found, ignored = from_query(st.query_params)
-    for name in ignored:
-        st.warning(f"The link's value for {name} is not one the app offers; ignored.")
-    return found
+def minilm_sizes() -> tuple[int, int]:
+    """The real head's model: its layers and heads (what a link's layer and head may be)."""
+    model = minilm()
+    return model.n_layers, model.n_heads
+
+
+LESSON = state.Group("lesson", prefix="lesson_w_", link=lesson_link(minilm_sizes))
 
 
 def current(defaults: dict | None = None) -> LessonSettings:
@@ -43,48 +43,19 @@ def current(defaults: dict | None = None) -> LessonSettings:
     defaults : a page's own starting values for settings the learner has not chosen (the
     masking page starts from the causal mask); they are not stored, so other pages keep theirs.
     """
-    if "lesson" not in st.session_state:
-        st.session_state["lesson"] = _from_url()
-    stored, page = st.session_state["lesson"], defaults or {}
-    return LessonSettings(
-        **{f.name: stored.get(f.name, page.get(f.name, f.default)) for f in fields(LessonSettings)}
-    )
+    return LessonSettings(**state.values(LESSON, defaults))
 
 
 def update(**values) -> None:
-    """Change settings from code (e.g. 'open this head in the lessons')."""
-    st.session_state.setdefault("lesson", {}).update(values)
-    for name in values:
-        st.session_state.pop(f"lesson_w_{name}", None)  # re-seed the widget next run
+    """Change settings from code (e.g. 'open this head in the lessons'): from a callback, or
+    before the page draws their widgets (`state.choose`)."""
+    state.choose(LESSON, **values)
 
 
 def open_in_lessons(**values) -> None:
     """Set the shared settings from code and go to the overview, which shows them."""
     update(**values)
     st.switch_page(registry.page("overview").path)
-
-
-def _bind(name: str, options: list | None = None, defaults: dict | None = None) -> dict:
-    """Widget kwargs that start from and write back to the shared settings.
-
-    The widget starts at the setting through `value`/`index` rather than by writing its
-    session-state key, so a value the browser sends wins (see `_control`).
-    """
-    key = f"lesson_w_{name}"
-    value = getattr(current(defaults), name)  # a first visit reads the URL into the settings
-
-    def keep() -> None:
-        if name == "sentence":  # a callback may rewrite its widget: the box shows the cut text
-            text = _cut_sentence(st.session_state[key])
-            if text != st.session_state[key]:
-                st.session_state[key] = text
-                st.session_state[REWRITTEN] = True
-        st.session_state.setdefault("lesson", {})[name] = st.session_state[key]
-
-    if name == "sentence" and st.session_state.pop(REWRITTEN, False):
-        return {"key": key, "on_change": keep}  # the rewritten value is the start
-    start = {"index": options.index(value)} if options is not None else {"value": value}
-    return {"key": key, "on_change": keep, **start}
 
 
 def _cut_sentence(text: str) -> str:
@@ -153,21 +124,17 @@ def _control(
     defaults: dict | None = None,
     **kwargs,
 ):
-    """Draw one shared control and make the settings hold what it shows.
-
-    Usually the two already agree (`keep` runs on every change). They differ on the first
-    run of a fresh session after a server restart: the browser sends the widget values
-    the learner last saw, the new session only has the URL's, and no change callback
-    fires for a value the new session never had. The widget's value wins then.
-    """
+    """Draw one shared control and make the settings hold what it shows (`state.keep`: after
+    a server restart, the value the browser sends wins). The sentence box is tidied as the
+    learner types: one line, cut to MAX_SENTENCE_CHARS (its callback rewrites the box)."""
     if options is not None:
         args = (options, *args)
-    value = widget(label, *args, **_bind(name, options, defaults), **kwargs)
-    if name == "sentence":
+    tidy = _cut_sentence if name == "sentence" else None
+    bound = state.bind(LESSON, name, options=options, defaults=defaults, tidy=tidy)
+    value = widget(label, *args, **bound, **kwargs)
+    if name == "sentence":  # a value no callback saw (a reconnect's)
         value = _cut_sentence(value) if len(value) > MAX_SENTENCE_CHARS else clean_sentence(value)
-    if value != getattr(current(defaults), name):
-        st.session_state["lesson"][name] = value
-    return value
+    return state.keep(LESSON, name, value, defaults)
 
 
 SENTENCE_HELP = (
@@ -197,7 +164,7 @@ def sentence_box(
     sentence_input(help)
     if note:  # the lesson's weights (not a decoder page's model): say whose they are
         weights_note(current(defaults))
-    return _to_url(current(defaults), defaults=defaults)
+    return settings(defaults)
 
 
 def sidebar(
@@ -243,11 +210,12 @@ def sidebar(
         with at("seed"):
             _control(st.number_input, "seed", "seed", 0, 10_000, step=1, **page)
     if s.weights == "pretrained":
+        n_layers, n_heads = minilm_sizes()
         with at("layer"):
-            _control(st.slider, "layer", "layer", 0, 5, **page)
+            _control(st.slider, "layer", "layer", 0, n_layers - 1, **page)
         with at("head"):
-            _control(st.slider, "head", "head", 0, 11, **page)
-    if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's 12
+            _control(st.slider, "head", "head", 0, n_heads - 1, **page)
+    if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's
         with at("n_heads"):
             _control(st.slider, "heads", "n_heads", 1, 8, **page)
     if mask:
@@ -267,7 +235,7 @@ def sidebar(
         _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
     if sentence and note:
         weights_note(current(defaults))
-    return _to_url(current(defaults), defaults=defaults)
+    return settings(defaults)
 
 
 def weights_choice(defaults: dict | None = None, *, horizontal: bool = True) -> str:
@@ -306,13 +274,6 @@ def weights_note(s: LessonSettings) -> None:
 
 
 def settings(defaults: dict | None = None) -> LessonSettings:
-    """The learner's settings, mirrored in the URL (for a page that draws its own controls)."""
-    return _to_url(current(defaults), defaults=defaults)
-
-
-def _to_url(s: LessonSettings, params=None, defaults: dict | None = None) -> LessonSettings:
-    """Mirror the settings in the URL (`settings.to_query`): a shareable link, and what a
-    reconnect after a server restart reads back (a new session starts from the URL, see
-    `current`)."""
-    to_query(s, st.query_params if params is None else params, defaults)
-    return s
+    """The learner's settings, mirrored in the URL (`state.to_url`): a shareable link, and
+    what a reconnect after a server restart reads back."""
+    return LessonSettings(**state.to_url(LESSON, defaults))

@@ -1,6 +1,7 @@
 """The Generate page's controls and views: the prompt form and its settings (kept across page
-visits and mirrored in the URL, as ``attn_ui.controls`` does for the lesson settings), the
-text and triangle while the model writes, and the finished generation with a token picked.
+visits and mirrored in the URL by the one state mechanism, ``state``, as the lesson settings
+are), the text and triangle while the model writes, and the finished generation with a token
+picked.
 """
 
 from __future__ import annotations
@@ -13,68 +14,38 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attn_ui import formats, frame, widgets
+from attn_ui import formats, frame, state
 from attn_ui.compute import generate as gen
-from attn_ui.compute.decoder import MAX_NEW_TOKENS, smollm
+from attn_ui.compute.decoder import smollm
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix
+from attn_ui.settings import MAX_NEW_TOKENS, GenerationSettings, generation_link
 from attn_ui.tables import table, table_height
 
-STORE = "gen"  # st.session_state["gen"]: the settings of the last generation, layer, head
-# name in the URL -> (Settings field or view setting, parse)
-URL = {
-    "prompt": ("prompt", lambda v: gen.cut(v)[0]),
-    "chat": ("chat", lambda v: {"True": True, "False": False}[v]),
-    "temperature": ("temperature", lambda v: _within(round(float(v), 1), 0.0, 2.0)),
-    "seed": ("seed", lambda v: _within(int(v), 0, 10_000)),
-    "max_new": ("max_new_tokens", lambda v: _within(int(v), 1, MAX_NEW_TOKENS)),
-    # the model's own sizes (30 layers, 9 query heads for SmolLM2-135M)
-    "layer": ("layer", lambda v: _within(int(v), 0, smollm().n_layers - 1)),
-    "head": ("head", lambda v: _within(int(v), 0, smollm().n_heads - 1)),
-}
-VIEW_DEFAULTS = {"layer": gen.DEFAULT_LAYER, "head": gen.DEFAULT_HEAD}
+
+def smollm_sizes() -> tuple[int, int]:
+    """The decoder's layers and query heads (what a link's layer and head may be)."""
+    model = smollm()
+    return model.n_layers, model.n_heads
+
+
+# st.session_state["gen"]: the settings of the last generation, and the layer and head shown
+GEN = state.Group("gen", link=generation_link(smollm_sizes))
 # In the URL while the model writes for this page, removed when it ends. A session that opens
 # with it lost its writer: the server died mid-way (a class's replica killed or restarted,
 # docs/class.md) and the browser reconnected to another one.
 WRITING = "writing"
 
 
-def _within(value, low, high):
-    if not low <= value <= high:
-        raise ValueError(value)
-    return value
-
-
-def store() -> dict:
-    """The page's kept settings; on a first visit, the defaults and the link's values."""
-    if STORE not in st.session_state:
-        found = {**asdict(gen.Settings()), **VIEW_DEFAULTS}
-        for name, (field, parse) in URL.items():
-            if name in st.query_params:
-                try:
-                    found[field] = parse(st.query_params[name])
-                except (ValueError, KeyError):
-                    st.warning(f"The link's value for {name} is not one the page offers; ignored.")
-        st.session_state[STORE] = found
-    return st.session_state[STORE]
-
-
-def settings() -> gen.Settings:
-    kept = store()
-    return gen.Settings(**{f.name: kept[f.name] for f in fields(gen.Settings)})
+def settings() -> GenerationSettings:
+    """The kept settings; on a first visit, the defaults and the link's values."""
+    kept = state.values(GEN)
+    return GenerationSettings(**{f.name: kept[f.name] for f in fields(GenerationSettings)})
 
 
 def to_url() -> None:
-    """Mirror the kept settings in the URL: only what differs from the defaults, only writes
-    that change something (each write is a message to the browser)."""
-    kept, defaults = store(), {**asdict(gen.Settings()), **VIEW_DEFAULTS}
-    for name, (field, _) in URL.items():
-        value = kept[field]
-        if value != defaults[field]:
-            if st.query_params.get(name) != str(value):
-                st.query_params[name] = str(value)
-        elif name in st.query_params:
-            del st.query_params[name]
+    """Mirror the kept settings and head in the URL (only what differs from the defaults)."""
+    state.to_url(GEN)
 
 
 @contextmanager
@@ -119,24 +90,17 @@ def report_interrupted() -> bool:
     return st.session_state.pop("gen_again", False)
 
 
-def _seed(key: str, value) -> str:
-    """A form widget's key, started at the kept value (form widgets take no callbacks)."""
-    if key not in st.session_state:
-        st.session_state[key] = value
-    return key
-
-
-def prompt_form() -> gen.Settings | None:
+def prompt_form() -> GenerationSettings | None:
     """The prompt and the sampling settings, applied by Enter or the button. Returns the
     settings when submitted (the prompt cut to MAX_PROMPT_CHARS, with a notice), else None."""
     s = settings()
     with st.form("gen_form", border=False, enter_to_submit=True):
         prompt = st.text_input(
             "Prompt (press Enter to write)",
-            key=_seed("gen_prompt", s.prompt),
+            **state.bind(GEN, "prompt", in_form=True),
             help="The model continues this text. In chat mode it answers it as a question.",
         )
-        chat = st.toggle("Chat: answer it as a question", key=_seed("gen_chat", s.chat))
+        chat = st.toggle("Chat: answer it as a question", **state.bind(GEN, "chat", in_form=True))
         # folded: on a phone the three settings stacked pushed the triangle off the first
         # screens; what they are now is in the expander's title
         title = (
@@ -150,14 +114,16 @@ def prompt_form() -> gen.Settings | None:
                 0.0,
                 2.0,
                 step=0.1,
-                key=_seed("gen_temperature", s.temperature),
+                **state.bind(GEN, "temperature", in_form=True),
             )
-            seed = c[1].number_input("Seed", 0, 10_000, step=1, key=_seed("gen_seed", s.seed))
+            seed = c[1].number_input(
+                "Seed", 0, 10_000, step=1, **state.bind(GEN, "seed", in_form=True)
+            )
             max_new = c[2].slider(
                 "New tokens at most",
                 1,
                 MAX_NEW_TOKENS,
-                key=_seed("gen_max_new", s.max_new_tokens),
+                **state.bind(GEN, "max_new_tokens", in_form=True),
             )
         go = st.form_submit_button("Write", type="primary", key="gen_go")
     if not go:
@@ -176,25 +142,23 @@ def prompt_form() -> gen.Settings | None:
         seed=int(seed),
         max_new_tokens=int(max_new),
     )
-    store().update(asdict(new))
+    state.kept(GEN).update(asdict(new))
     return new
 
 
 def head_picker() -> tuple[int, int]:
-    """Layer and query head of the triangle (they never write again)."""
-    kept, model = store(), smollm()
+    """Layer and query head of the triangle (they never write again), the decoder's own."""
+    model = smollm()
     c = st.columns(2)
-    layers = range(model.n_layers)
-    layer = c[0].selectbox("Layer", layers, **widgets.remembered("gen", "layer", 0))
+    layers, heads = range(model.n_layers), range(model.n_heads)
+    layer = c[0].selectbox("Layer", layers, **state.bind(GEN, "layer", options=layers))
     head = c[1].selectbox(
         "Query head",
-        range(model.n_heads),
+        heads,
         format_func=lambda h: f"{h} (reads K/V head {h // model.group})",
-        **widgets.remembered("gen", "head", 0),
+        **state.bind(GEN, "head", options=heads),
     )
-    if (kept.get("layer"), kept.get("head")) != (layer, head):  # e.g. a link's layer
-        kept.update(layer=layer, head=head)
-    return layer, head
+    return state.keep(GEN, "layer", layer), state.keep(GEN, "head", head)
 
 
 def waiting(place):
@@ -336,7 +300,7 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
     st.caption(formats.TOKEN_NOTE)
 
 
-def write(s: gen.Settings, queue_place, out, layer: int, head: int) -> gen.Written:
+def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen.Written:
     """Write with the shared queue, streaming into `out` (the text's place, the triangle's) as
     each token comes; the learner's place in line shows in `queue_place` meanwhile. Raises the
     core's PromptError."""

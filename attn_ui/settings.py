@@ -1,14 +1,21 @@
-"""The lesson settings: what every step page shares, as a frozen dataclass, and the one codec
-between them and a page's URL. No widgets and no Streamlit: the controls (``controls``) draw
-and store them, the compute layer reads them, and a link (?sentence=...&mask=causal) is read
+"""The settings the pages share, as frozen dataclasses, and the one codec between settings and
+a page's URL. No widgets and no Streamlit: ``state`` keeps them in a session and binds the
+widgets to them, the compute layer reads them, and a link (?sentence=...&mask=causal) is read
 and written here.
+
+Each setting a link may carry is declared once (``Param``: its name in the URL, the field it
+sets, how its text is read and checked, how it is written, its default). ``from_query`` reads a
+link with a ``Spec``; ``to_query`` writes back only what differs from the defaults. A layer or
+head number is checked against the model's own sizes, read from the model (``Sizes``) only
+when a link names one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 DEFAULT_SENTENCE = "The cat sat on the mat because the cat was tired."
 MAX_SENTENCE_CHARS = 500  # the core caps tokens at 64; this only stops huge pastes early
@@ -24,10 +31,14 @@ MASKS = {
     "padding": "Padding (last tokens are padding)",
     "window": "Local window",
 }
+D_MODELS = (2, 4, 8, 16, 32, 64)
+D_KS = (1, 2, 4, 8, 16, 32, 64)
 
 
 @dataclass(frozen=True)
 class LessonSettings:
+    """What every step page shares."""
+
     sentence: str = DEFAULT_SENTENCE
     d_model: int = 8
     d_k: int = 4
@@ -44,25 +55,145 @@ class LessonSettings:
     head: int = 8
 
 
-D_MODELS = (2, 4, 8, 16, 32, 64)
-D_KS = (1, 2, 4, 8, 16, 32, 64)
-# Settings a link may carry (?sentence=...&heads=4&mask=causal), with what each accepts.
-URL_SETTINGS = {
-    "sentence": lambda v: clean_sentence(v)[:MAX_SENTENCE_CHARS],
-    "d_model": lambda v: _pick(int(v), D_MODELS),
-    "d_k": lambda v: _pick(int(v), D_KS),
-    "weights": lambda v: _pick(v, tuple(WEIGHT_SOURCES)),
-    "seed": lambda v: _pick(int(v), range(10_001)),
-    "mask": lambda v: _pick(v, tuple(MASKS)),
-    "n_heads": lambda v: _pick(int(v), range(1, 9)),
-    "temperature": lambda v: _pick(round(float(v), 1), [x / 10 for x in range(1, 51)]),
-    "layer": lambda v: _pick(int(v), range(6)),
-    "head": lambda v: _pick(int(v), range(12)),
-    "n_pad": lambda v: _pick(int(v), range(9)),
-    "window": lambda v: _pick(int(v), range(9)),
-    "show_numbers": lambda v: _flag(v),
-    "columns": lambda v: _flag(v),
-}
+# A closing quote written by the model looks back at the opening one in layer 26, head 6
+# (0.96 of its weight here; the lesson says how the head was found).
+DEFAULT_PROMPT = 'My grandmother always told me: "'
+DEFAULT_LAYER, DEFAULT_HEAD = 26, 6
+DEFAULT_NEW_TOKENS = 24
+MAX_NEW_TOKENS = 64
+MAX_PROMPT_CHARS = 4000  # longer pastes are cut with a notice before tokenizing
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """What a generation depends on: the prompt (a chat question when `chat`) and sampling."""
+
+    prompt: str = DEFAULT_PROMPT
+    chat: bool = False
+    temperature: float = 0.0
+    seed: int = 0
+    max_new_tokens: int = DEFAULT_NEW_TOKENS
+
+
+# --- the codec ----------------------------------------------------------------------------
+
+Sizes = Callable[[], tuple[int, int]]  # a model's (n_layers, n_heads), read when needed
+
+
+@dataclass(frozen=True)
+class Param:
+    """One setting a link may carry: ``?name=text`` sets `field` to ``parse(text)``.
+
+    parse : the value, or ValueError for a value the app does not offer
+    default : the value a link leaves out
+    format : the value as a link writes it (``parse(format(v)) == v``)
+    """
+
+    name: str
+    field: str
+    parse: Callable[[str], Any]
+    default: Any
+    format: Callable[[Any], str] = str
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A link's settings, and how an old link keeps its meaning: ``upgrade(query, found)``
+    adds to `found` what the link meant when it was made."""
+
+    params: tuple[Param, ...]
+    upgrade: Callable[[Mapping[str, str], dict], None] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Field -> the value a link leaves out."""
+        return {p.field: p.default for p in self.params}
+
+
+def from_query(query: Mapping[str, str], spec: Spec) -> tuple[dict, list[str]]:
+    """The settings a link carries (field -> value), and the names of those whose value the
+    app does not offer (ignored)."""
+    found, ignored = {}, []
+    for p in spec.params:
+        if p.name in query:
+            try:
+                found[p.field] = p.parse(query[p.name])
+            except ValueError:
+                ignored.append(p.name)
+    if spec.upgrade is not None:
+        spec.upgrade(query, found)
+    return found, ignored
+
+
+def to_query(
+    values: Mapping[str, Any],
+    query: MutableMapping[str, str],
+    spec: Spec,
+    defaults: Mapping[str, Any] | None = None,
+) -> None:
+    """Write `values` (field -> value) into a link's `query`: a setting is written when it
+    differs from its default or from the page's own `defaults` (Masking opens on the causal
+    mask: its link says mask=causal, and must say mask=none once the learner chooses none).
+    Only what changed is written: Streamlit sends the browser a message for every write, and
+    the browser rewrites its history entry each time."""
+    page = defaults or {}
+    for p in spec.params:
+        value = values[p.field]
+        if value != p.default or value != page.get(p.field, p.default):
+            text = p.format(value)
+            if query.get(p.name) != text:
+                query[p.name] = text
+        elif p.name in query:
+            del query[p.name]
+
+
+# --- what a value in a link may be ----------------------------------------------------------
+
+
+def one_of(options, read: Callable[[str], Any] = str) -> Callable[[str], Any]:
+    """A value among `options`, read by `read` (e.g. int)."""
+
+    def parse(text: str):
+        value = read(text)
+        if value not in options:
+            raise ValueError(text)
+        return value
+
+    return parse
+
+
+def whole(low: int, high: int | Callable[[], int]) -> Callable[[str], int]:
+    """A whole number from `low` to `high` (a callable: a model's size, read when needed)."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= (high() if callable(high) else high):
+            raise ValueError(text)
+        return value
+
+    return parse
+
+
+def tenths(low: float, high: float) -> Callable[[str], float]:
+    """A number rounded to one decimal, from `low` to `high` (NaN is not)."""
+
+    def parse(text: str) -> float:
+        value = round(float(text), 1)
+        if not low <= value <= high:
+            raise ValueError(text)
+        return value
+
+    return parse
+
+
+def flag(text: str) -> bool:
+    if text not in ("True", "False"):
+        raise ValueError(text)
+    return text == "True"
 
 
 def clean_sentence(text: str) -> str:
@@ -71,17 +202,15 @@ def clean_sentence(text: str) -> str:
     return re.sub(r"\r\n|\r|\n", " ", text)
 
 
-def _flag(value: str) -> bool:
-    if value not in ("True", "False"):
-        raise ValueError(value)
-    return value == "True"
+def _layer(sizes: Sizes) -> Callable[[str], int]:
+    return whole(0, lambda: sizes()[0] - 1)
 
 
-def _pick(value, allowed):
-    if value not in allowed:
-        raise ValueError(value)
-    return value
+def _head(sizes: Sizes) -> Callable[[str], int]:
+    return whole(0, lambda: sizes()[1] - 1)
 
+
+# --- the two links --------------------------------------------------------------------------
 
 # Before the lessons opened on a real head, a link without `weights` meant the seeded random
 # ones, and one with weights=pretrained meant layer 0, head 0: such links keep their meaning.
@@ -89,39 +218,53 @@ RANDOM_ONLY = ("d_model", "d_k", "seed", "n_heads")  # settings only the toy wei
 OLD_DEFAULTS = {"weights": "random", "layer": 0, "head": 0}
 
 
-def from_query(params: Mapping[str, str]) -> tuple[dict, list[str]]:
-    """The settings a link carries, and the names of those whose value the app does not
-    offer (ignored). An old link keeps its meaning (`OLD_DEFAULTS`)."""
-    found, ignored = {}, []
-    for name, parse in URL_SETTINGS.items():
-        if name in params:
-            try:
-                found[name] = parse(params[name])
-            except ValueError:
-                ignored.append(name)
-    if "weights" not in params and any(n in params for n in RANDOM_ONLY):
+def _old_lesson_link(query: Mapping[str, str], found: dict) -> None:
+    if "weights" not in query and any(n in query for n in RANDOM_ONLY):
         found["weights"] = OLD_DEFAULTS["weights"]  # an old link, made for the random weights
     if found.get("weights") == "pretrained":
         for name in ("layer", "head"):
-            if name not in params:
+            if name not in query:
                 found[name] = OLD_DEFAULTS[name]
-    return found, ignored
 
 
-def to_query(
-    s: LessonSettings, params: MutableMapping[str, str], defaults: dict | None = None
-) -> None:
-    """Write the settings into a link's `params`: a setting is written when it differs from
-    the LessonSettings default or from the page's own `defaults` (Masking opens on the causal
-    mask: its link says mask=causal, and must say mask=none once the learner chooses none).
-    Only what changed is written: Streamlit sends the browser a message for every write, and
-    the browser rewrites its history entry each time."""
-    page = defaults or {}
-    for f in fields(LessonSettings):
-        if f.name in URL_SETTINGS:
-            value, text = getattr(s, f.name), str(getattr(s, f.name))
-            if value != f.default or value != page.get(f.name, f.default):
-                if params.get(f.name) != text:
-                    params[f.name] = text
-            elif f.name in params:
-                del params[f.name]
+def lesson_link(sizes: Sizes) -> Spec:
+    """Every lesson setting, under its own name (?sentence=...&n_heads=4&mask=causal); layer
+    and head name a head of the real model, whose sizes `sizes` reads."""
+    parse = {
+        "sentence": lambda v: clean_sentence(v)[:MAX_SENTENCE_CHARS],
+        "d_model": one_of(D_MODELS, int),
+        "d_k": one_of(D_KS, int),
+        "weights": one_of(WEIGHT_SOURCES),
+        "seed": whole(0, 10_000),
+        "mask": one_of(MASKS),
+        "n_pad": whole(0, 8),
+        "window": whole(0, 8),
+        "n_heads": whole(1, 8),
+        "temperature": tenths(0.1, 5.0),
+        "show_numbers": flag,
+        "columns": flag,
+        "layer": _layer(sizes),
+        "head": _head(sizes),
+    }
+    start = LessonSettings()
+    return Spec(
+        tuple(Param(f.name, f.name, parse[f.name], getattr(start, f.name)) for f in fields(start)),
+        upgrade=_old_lesson_link,
+    )
+
+
+def generation_link(sizes: Sizes) -> Spec:
+    """The Generate page's settings and the head it shows (?prompt=Hello&seed=3&layer=2);
+    the layer and head are the decoder's, whose sizes `sizes` reads."""
+    start = GenerationSettings()
+    return Spec(
+        (
+            Param("prompt", "prompt", lambda v: v[:MAX_PROMPT_CHARS], start.prompt),
+            Param("chat", "chat", flag, start.chat),
+            Param("temperature", "temperature", tenths(0.0, 2.0), start.temperature),
+            Param("seed", "seed", whole(0, 10_000), start.seed),
+            Param("max_new", "max_new_tokens", whole(1, MAX_NEW_TOKENS), start.max_new_tokens),
+            Param("layer", "layer", _layer(sizes), DEFAULT_LAYER),
+            Param("head", "head", _head(sizes), DEFAULT_HEAD),
+        )
+    )

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import masking
+from attn_ui import state
 from attn_ui.frame import fill
 from attn_ui.tables import labels, table_height
 
@@ -46,26 +47,17 @@ def pick(label: str, names: Mapping[int, str], *, key: str, default: int) -> int
     return choice
 
 
-def remembered(page: str, name: str, default) -> dict:
-    """Widget kwargs (key <page>_<name>) whose value survives a visit to another page:
-    Streamlit drops the state of widgets a page does not draw, so it is kept in a plain dict
-    (``st.session_state[page]``)."""
-    key = f"{page}_{name}"
-    store = st.session_state.setdefault(page, {})
-    if key not in st.session_state:
-        st.session_state[key] = store.get(name, default)
-
-    def keep() -> None:
-        st.session_state[page][name] = st.session_state[key]
-
-    return {"key": key, "on_change": keep}
+def remembered(page: str, name: str, default, *, options=None) -> dict:
+    """Widget kwargs (key <page>_<name>) whose value survives a visit to another page, kept
+    in the page's group (``state``: st.session_state[page]); the widget's key is written, so
+    the page may read or move it before drawing the widget. `options`: the widget's choices
+    when they change with the input; a kept value they lack falls back to `default`."""
+    return state.bind_key(state.Group(page), name, default, options=options)
 
 
 def choose(page: str, **values) -> None:
     """Set `remembered` widgets from code (a callback: it runs before the widgets are drawn)."""
-    for name, value in values.items():
-        st.session_state[f"{page}_{name}"] = value
-        st.session_state.setdefault(page, {})[name] = value
+    state.choose(state.Group(page), **values)
 
 
 def mask_editor(

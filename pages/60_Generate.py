@@ -6,8 +6,9 @@ import streamlit as st
 from attn_ui import frame
 from attn_ui import generate_view as view
 from attn_ui.compute import generate as gen
-from attn_ui.compute.decoder import MAX_NEW_TOKENS, PROMPT_TOKENS, smollm
+from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
 from attn_ui.compute.decoder_worker import GenerationInterrupted
+from attn_ui.settings import MAX_NEW_TOKENS
 
 # the lesson's words come under the text written: on a laptop's first screen the text
 # appears right under the Write button

@@ -7,8 +7,9 @@ import streamlit as st
 from attn_core.labs import kv_cache as kv
 from attn_ui import formats, frame, widgets
 from attn_ui.compute import kv_cache as compute
-from attn_ui.compute.decoder import MAX_PROMPT_CHARS, PROMPT_TOKENS, smollm
+from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
 from attn_ui.figures import lab_charts, panels, plots
+from attn_ui.settings import MAX_PROMPT_CHARS
 
 size = formats.size
 

@@ -8,11 +8,12 @@ import re
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import parse_qsl
 
 from attn_ui import controls, registry, settings
 from attn_ui.settings import LessonSettings
+
+LESSON_LINK = controls.LESSON.link  # the lesson settings' link, with the real model's sizes
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -62,14 +63,11 @@ def broken_links(path: Path) -> list[str]:
     return broken
 
 
-def opened_with(query: dict, monkeypatch) -> tuple[LessonSettings, list[str]]:
-    """The settings a first visit with this query starts from (controls._from_url, as a page
-    reads the link), and the notices it shows."""
-    notices: list[str] = []
-    with monkeypatch.context() as m:
-        m.setattr(controls, "st", SimpleNamespace(query_params=query, warning=notices.append))
-        found = controls._from_url()
-    return LessonSettings(**found), notices
+def opened_with(query: dict) -> tuple[LessonSettings, list[str]]:
+    """The settings a first visit with this query starts from (the lesson settings' link, as
+    a page reads it), and the names of the values it ignores (each one a notice)."""
+    found, ignored = settings.from_query(query, LESSON_LINK)
+    return LessonSettings(**found), ignored
 
 
 def test_every_relative_link_resolves():
@@ -101,25 +99,25 @@ def test_the_readme_map_lists_every_page():
     assert [p.url for p in registry.PAGES if f"| `{p.url}` |" not in readme] == []
 
 
-def test_every_address_opens_a_page_with_its_settings(monkeypatch):
+def test_every_address_opens_a_page_with_its_settings():
     pages = {p.url for p in registry.PAGES}
     links = [(path.name, *m) for path in DOCS for m in ADDRESS.findall(path.read_text("utf-8"))]
     assert any(query for *_, query in links), "no link with settings found: is ADDRESS right?"
     for where, name, query in links:
         assert f"/{name}" in pages, f"{where}: /{name} is not a page of the app"
         params = dict(parse_qsl(query, keep_blank_values=True))
-        unknown = set(params) - set(settings.URL_SETTINGS)
+        unknown = set(params) - set(LESSON_LINK.names)
         assert not unknown, f"{where}: /{name}?{query}: {unknown} are not link settings"
-        s, notices = opened_with(params, monkeypatch)
+        s, notices = opened_with(params)
         assert notices == [], f"{where}: /{name}?{query}: {notices}"
         assert {k: str(getattr(s, k)) for k in params} == params, f"{where}: /{name}?{query}"
 
 
-def test_the_settings_table_lists_every_link_setting_and_its_default(monkeypatch):
+def test_the_settings_table_lists_every_link_setting_and_its_default():
     text = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     rows = dict(SETTINGS_TABLE.findall(text))
-    assert set(rows) == set(settings.URL_SETTINGS)
+    assert set(rows) == set(LESSON_LINK.names)
     defaults = {f.name: f.default for f in fields(LessonSettings)}
     for name, default in rows.items():
-        s, notices = opened_with({name: default}, monkeypatch)
+        s, notices = opened_with({name: default})
         assert notices == [] and getattr(s, name) == defaults[name], (name, default)

@@ -114,7 +114,7 @@ def test_the_core_and_the_lessons_logic_import_no_ui():
 def test_compute_and_settings_import_no_widget_module():
     """The data model and the maths behind the pages never depend on widgets."""
     g = graph()
-    widgets = {"attn_ui.controls", "attn_ui.widgets", "attn_ui.frame"}
+    widgets = {"attn_ui.controls", "attn_ui.widgets", "attn_ui.frame", "attn_ui.state"}
     for name in g:
         if name.startswith(("attn_ui.compute", "attn_ui.settings")):
             assert not below(g, name) & widgets, (name, below(g, name) & widgets)

@@ -20,8 +20,6 @@ from attn_core.pretrained import DecoderTrace, SmolLM
 
 RUN_TOKENS = 96  # a pass kept whole for the pages: attentions 30 x 9 x 96 x 96 x 4 B = 10 MB
 PROMPT_TOKENS = 256  # a prompt to generate from (only the new rows are kept)
-MAX_NEW_TOKENS = 64
-MAX_PROMPT_CHARS = 4000  # longer pastes are cut with a notice before tokenizing
 GENERATION_SLOTS = 1
 
 

@@ -19,7 +19,6 @@ import streamlit as st
 
 from attn_core.pretrained.smollm import Step
 from attn_ui.compute.decoder import (
-    MAX_PROMPT_CHARS,
     PROMPT_TOKENS,
     RUN_TOKENS,
     decoder_run,
@@ -27,24 +26,9 @@ from attn_ui.compute.decoder import (
     generation_worker,
     smollm,
 )
+from attn_ui.settings import MAX_PROMPT_CHARS, GenerationSettings
 
-# A closing quote written by the model looks back at the opening one in layer 26, head 6
-# (0.96 of its weight here; the lesson says how the head was found).
-DEFAULT_PROMPT = 'My grandmother always told me: "'
-DEFAULT_LAYER, DEFAULT_HEAD = 26, 6
-DEFAULT_NEW_TOKENS = 24
 LIVE_CELLS = 128 * 128  # a bigger live triangle is redrawn every 8th token only
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a generation depends on: the prompt (a chat question when `chat`) and sampling."""
-
-    prompt: str = DEFAULT_PROMPT
-    chat: bool = False
-    temperature: float = 0.0
-    seed: int = 0
-    max_new_tokens: int = DEFAULT_NEW_TOKENS
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +44,7 @@ class Written:
     stopped : "eos" or "length"
     """
 
-    settings: Settings
+    settings: GenerationSettings
     text: str
     ids: np.ndarray
     tokens: tuple[str, ...]
@@ -88,7 +72,7 @@ def cut(prompt: str) -> tuple[str, bool]:
     return prompt[:MAX_PROMPT_CHARS], len(prompt) > MAX_PROMPT_CHARS
 
 
-def model_text(s: Settings) -> str:
+def model_text(s: GenerationSettings) -> str:
     """The text the model reads, after the learner-readable checks (PromptError): the
     question on its own first in chat mode, so an empty question is not hidden by the
     template."""
@@ -99,7 +83,9 @@ def model_text(s: Settings) -> str:
     return text
 
 
-def stream(s: Settings, show_wait: Callable[[int], None]) -> Iterator[tuple[str, int, Step]]:
+def stream(
+    s: GenerationSettings, show_wait: Callable[[int], None]
+) -> Iterator[tuple[str, int, Step]]:
     """Write with the shared queue: wait for the turn (``show_wait(ahead)`` while waiting),
     then yield ``(text, n_prompt, step)`` per token as it is written."""
     text = model_text(s)
@@ -112,7 +98,7 @@ def stream(s: Settings, show_wait: Callable[[int], None]) -> Iterator[tuple[str,
             yield text, n_prompt, step
 
 
-def collect(s: Settings, text: str, n_prompt: int, steps: list[Step]) -> Written:
+def collect(s: GenerationSettings, text: str, n_prompt: int, steps: list[Step]) -> Written:
     """The steps of a finished generation, packed for the page."""
     model = smollm()
     new = np.array([step.id for step in steps], dtype=np.int64)
@@ -179,9 +165,9 @@ class Finished:
     def __init__(self, size: int = 8):
         self.size = size
         self._lock = threading.Lock()
-        self._items: OrderedDict[Settings, Written] = OrderedDict()
+        self._items: OrderedDict[GenerationSettings, Written] = OrderedDict()
 
-    def get(self, s: Settings) -> Written | None:
+    def get(self, s: GenerationSettings) -> Written | None:
         with self._lock:
             if s in self._items:
                 self._items.move_to_end(s)

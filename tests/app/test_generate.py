@@ -14,6 +14,7 @@ from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 from attn_ui import formats
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import generation_queue, smollm
+from attn_ui.settings import DEFAULT_NEW_TOKENS, DEFAULT_PROMPT
 from tests.support.apptest import heatmap, load, rerun
 
 PAGE = "pages/60_Generate.py"
@@ -32,8 +33,8 @@ def write(at, prompt: str, **settings):
 def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
     at = loaded(PAGE)
     model = smollm()
-    g = model.generate(gen.DEFAULT_PROMPT, gen.DEFAULT_NEW_TOKENS)
-    assert at.code[0].value == gen.DEFAULT_PROMPT + g.text
+    g = model.generate(DEFAULT_PROMPT, DEFAULT_NEW_TOKENS)
+    assert at.code[0].value == DEFAULT_PROMPT + g.text
     w = at.session_state["gen_written"]
     np.testing.assert_array_equal(w.ids, g.ids)
     p = len(g.prompt_ids)
@@ -42,7 +43,7 @@ def test_defaults_show_the_quote_head_on_what_generate_writes(loaded):
     assert tri["m"].shape == (t, t) and tri["rows"][p] == formats.token(g.tokens[p])
     np.testing.assert_allclose(np.triu(tri["m"], 1), 0)  # the causal mask
     np.testing.assert_allclose(tri["m"].sum(axis=1), 1, atol=1e-5)
-    prompt_run = model.run(gen.DEFAULT_PROMPT)
+    prompt_run = model.run(DEFAULT_PROMPT)
     np.testing.assert_allclose(tri["m"][: p - 1, : p - 1], prompt_run.attentions[26, 6, :-1, :-1])
     # the picked token is the closing quote; its row looks at the opening one
     k = at.pills(key="gen_pick").value

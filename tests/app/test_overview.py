@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from attn_ui.settings import LessonSettings
 from tests.support.apptest import (
     RANDOM,
     canvas_grids,
@@ -102,29 +101,3 @@ def test_link_carries_the_toggles_and_mask_sizes():
     at = load(PAGE, query=RANDOM | {"columns": "yes"})
     assert at.warning and "columns" in at.warning[0].value
     assert not at.toggle(key="lesson_w_columns").value
-
-
-class CountingParams(dict):
-    """st.query_params as a dict that counts writes (each one is a message to the browser)."""
-
-    writes = 0
-
-    def __setitem__(self, key, value):
-        self.writes += 1
-        super().__setitem__(key, value)
-
-
-def test_url_mirror_writes_only_what_changed():
-    from attn_ui.controls import _to_url
-
-    params = CountingParams()
-    s = LessonSettings(sentence="a b c", n_heads=4, d_model=16)
-    _to_url(s, params)
-    assert params == {"sentence": "a b c", "n_heads": "4", "d_model": "16"}
-    assert params.writes == 3
-    _to_url(s, params)  # the next rerun, nothing moved
-    assert params.writes == 3
-    _to_url(LessonSettings(sentence="a b c", n_heads=3, d_model=16), params)
-    assert params.writes == 4 and params["n_heads"] == "3"
-    _to_url(LessonSettings(sentence="a b c", d_model=16), params)  # back to the default
-    assert "n_heads" not in params and params.writes == 4
