@@ -1,11 +1,13 @@
 """What the decoder pages (causal mask, grouped-query attention, RoPE) share: the learner's
-words run through SmolLM2, and the tables of numbers they show. No maths here: the numbers
-come from ``attn_core.labs`` (decoder_heads, grouped_query, rope) and the model's trace.
+words run through SmolLM2, what the causal-mask page counts of its heads and its gallery, and
+the tables of numbers they show. No maths here: the numbers come from ``attn_core.labs``
+(decoder_heads, grouped_query, rope) and the model's trace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -13,8 +15,9 @@ import streamlit as st
 
 from attn_core.labs import decoder_heads, grouped_query, rope
 from attn_core.pretrained import DecoderTrace
-from attn_ui import controls, formats, frame
+from attn_ui import controls, formats, frame, tables
 from attn_ui.compute import decoder
+from attn_ui.figures import canvas_grid, heatmap
 
 PROMPT_HELP = (
     f"Your own words. SmolLM2 reads at most {decoder.RUN_TOKENS} of its tokens here; "
@@ -35,6 +38,94 @@ def prompt_run() -> DecoderTrace:
             icon=":material/info:",
         )
     return run
+
+
+def head_scores(attentions: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every head's previous-token and first-token scores, each (layers, heads); None under
+    ``decoder_heads.MIN_TOKENS`` tokens (the core's sentence says why, where types are read)."""
+    if attentions.shape[-1] < decoder_heads.MIN_TOKENS:
+        return None
+    return decoder_heads.previous_token_scores(attentions), decoder_heads.first_token_scores(
+        attentions
+    )
+
+
+@dataclass(frozen=True)
+class AboveDiagonal:
+    """What a model's heads (layers, heads, T, T) put on later tokens.
+
+    n_heads : layers x heads
+    weights : how many weights sit above the diagonal, over every head; 0 for one token
+    nonzero : how many of them are not 0
+    largest : the largest of them (0 when there are none)
+    future : the mean weight a row gives to later tokens, over every head
+    """
+
+    n_heads: int
+    weights: int
+    nonzero: int
+    largest: float
+    future: float
+
+
+def above_diagonal(attentions: np.ndarray) -> AboveDiagonal:
+    upper = decoder_heads.upper_triangle(attentions)
+    return AboveDiagonal(
+        n_heads=attentions.shape[0] * attentions.shape[1],
+        weights=upper.size,
+        nonzero=int(np.count_nonzero(upper)),
+        largest=float(upper.max()) if upper.size else 0.0,
+        future=float(decoder_heads.future_weight(attentions).mean()),
+    )
+
+
+def type_counts(labels: np.ndarray) -> dict[str, int]:
+    """How many heads have each type (PREVIOUS, FIRST, OTHER)."""
+    kinds = (decoder_heads.PREVIOUS, decoder_heads.FIRST, decoder_heads.OTHER)
+    return {kind: int((labels == kind).sum()) for kind in kinds}
+
+
+def gallery(
+    attentions: np.ndarray, tokens: Sequence[str], previous: np.ndarray, first: np.ndarray, n: int
+) -> None:
+    """The `n` strongest previous-token heads and first-token heads (scores (layers, heads)) as
+    small heatmaps, a row of each, with their numbers in one table box."""
+    scores = {decoder_heads.PREVIOUS: previous, decoder_heads.FIRST: first}
+    best = {kind: decoder_heads.top_heads(s, n) for kind, s in scores.items()}
+    items = [
+        heatmap.small(
+            attentions[i, h],
+            tokens,
+            tokens,
+            title=f"layer {i}, head {h}: {kind} score {scores[kind][i, h]:.2f}",
+        )
+        for kind in best
+        for i, h in best[kind]
+    ]
+    st.caption(
+        "  ·  ".join(f"{kind}: " + ", ".join(f"L{i} H{h}" for i, h in best[kind]) for kind in best)
+    )
+    canvas_grid.show(
+        [
+            canvas_grid.small_multiples(
+                items,
+                row_labels=["previous", "first"],
+                col_labels=[f"#{k + 1}" for k in range(n)],
+                bar=heatmap.colour_bar("weights", "weight"),
+                name="decoder_head_types",
+            )
+        ],
+        key="causal_gallery",
+    )
+    tables.numbers_of(
+        "Numbers of the gallery's heads (table, CSV download)",
+        {
+            f"layer {i}, head {h}": lambda i=i, h=h: tables.table(attentions[i, h], tokens, tokens)
+            for kind in best
+            for i, h in best[kind]
+        },
+        key="causal_gallery",
+    )
 
 
 def tokens_table(smol: Sequence[str], mini: Sequence[str]) -> pd.DataFrame:

@@ -1,13 +1,11 @@
 """Decoder: the causal mask on every head of SmolLM2, head types read from the numbers, and
 MiniLM's bidirectional heads on the same words."""
 
-import numpy as np
 import streamlit as st
 
 from attn_core.labs import decoder_heads as dh
-from attn_ui import decoder_views, formats, frame, notices, tables, widgets
+from attn_ui import decoder_views, formats, frame, notices, widgets
 from attn_ui.compute import explorer
-from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix
 
 PICKS = {
@@ -22,23 +20,22 @@ run = decoder_views.prompt_run()
 with frame.stop_on_error():
     enc = explorer.model_run(run.text)
 notices.warn_tokens(enc.tokens)  # MiniLM's [UNK] pieces, if any
-smol, mini = run.attentions, enc.attentions  # (30, 9, T, T), (6, 12, T', T')
+smol, mini = run.attentions, enc.attentions  # (n_layers, n_heads, T, T) of each model
 tok = [formats.token(t) for t in run.tokens]  # SmolLM2's, spaces and line breaks visible
 
 # the head types' scores: section 1 opens on their strongest heads; with fewer than
 # dh.MIN_TOKENS tokens there are none, and section 4 says why (in the core's words)
-scores = None
-if smol.shape[-1] >= dh.MIN_TOKENS:
-    scores = previous, first = dh.previous_token_scores(smol), dh.first_token_scores(smol)
-
+scores = decoder_views.head_scores(smol)
 mini_prev, mini_first = dh.previous_token_scores(mini), dh.first_token_scores(mini)
 with frame.beside(text, ratio=(2, 1)):
     st.subheader("1. Side by side: a decoder head and an encoder head")
     options = list(PICKS) if scores is not None else ["choose"]
-    if st.session_state.get("causal_pick") not in options:
-        st.session_state["causal_pick"] = options[0]
     pick = st.radio(
-        "Heads to show", options, format_func=PICKS.get, horizontal=True, key="causal_pick"
+        "Heads to show",
+        options,
+        format_func=PICKS.get,
+        horizontal=True,
+        **widgets.remembered("causal", "pick", options[0], options=options),
     )
     if pick == "choose":
         c = st.columns(4)
@@ -55,7 +52,7 @@ with frame.beside(text, ratio=(2, 1)):
             "MiniLM head", range(mini.shape[1]), **widgets.remembered("causal", "m_head", 0)
         )
     else:
-        layer, head = dh.top_heads(previous if pick == "previous" else first, 1)[0]
+        layer, head = dh.top_heads(scores[0] if pick == "previous" else scores[1], 1)[0]
         m_layer, m_head = dh.top_heads(dh.future_weight(mini), 1)[0]  # looks ahead the most
     c = st.columns(2)
     with c[0]:
@@ -101,23 +98,26 @@ with st.expander("The tokens of each model", key="causal_tokens_box"):
 
 st.subheader("3. Above the diagonal: exactly 0 in every SmolLM2 head")
 st.markdown(text["Above the diagonal"])
-upper_smol, upper_mini = dh.upper_triangle(smol), dh.upper_triangle(mini)
-n_smol, n_mini = smol.shape[0] * smol.shape[1], mini.shape[0] * mini.shape[1]
+above_smol, above_mini = decoder_views.above_diagonal(smol), decoder_views.above_diagonal(mini)
 c = st.columns(2)
-if upper_smol.size:
+if above_smol.weights:
     c[0].metric(
-        f"SmolLM2, {n_smol} heads: largest weight above the diagonal", f"{upper_smol.max():g}"
+        f"SmolLM2, {above_smol.n_heads} heads: largest weight above the diagonal",
+        f"{above_smol.largest:g}",
     )
     c[0].caption(
-        f"{np.count_nonzero(upper_smol)} of its {upper_smol.size:,} weights above the diagonal "
-        f"are not 0. Mean weight a row gives to later tokens: {dh.future_weight(smol).mean():g}."
+        f"{above_smol.nonzero} of its {above_smol.weights:,} weights above the diagonal are not "
+        f"0. Mean weight a row gives to later tokens: {above_smol.future:g}."
     )
 else:
     c[0].caption("One SmolLM2 token: its matrix has no cell above the diagonal.")
-c[1].metric(f"MiniLM, {n_mini} heads: largest weight above the diagonal", f"{upper_mini.max():.3f}")
+c[1].metric(
+    f"MiniLM, {above_mini.n_heads} heads: largest weight above the diagonal",
+    f"{above_mini.largest:.3f}",
+)
 c[1].caption(
-    f"{np.count_nonzero(upper_mini)} of its {upper_mini.size:,} weights above the diagonal are "
-    f"not 0. Mean weight a row gives to later tokens: {dh.future_weight(mini).mean():.3f}."
+    f"{above_mini.nonzero} of its {above_mini.weights:,} weights above the diagonal are not 0. "
+    f"Mean weight a row gives to later tokens: {above_mini.future:.3f}."
 )
 
 st.subheader("4. Head types, read from the numbers")
@@ -125,7 +125,8 @@ st.markdown(text["Head types"])
 if scores is None:
     with frame.stop_on_error("Head types", section=True):
         dh.previous_token_scores(smol)  # too few tokens: the core's sentence says why
-if scores is not None:
+else:
+    previous, first = scores
     threshold = st.slider(
         "Threshold: a head gets a type when its score reaches",
         0.3,
@@ -134,10 +135,10 @@ if scores is not None:
         **widgets.remembered("causal", "threshold", 0.5),
     )
     labels = dh.label_heads(previous, first, threshold)
-    counts = {k: int((labels == k).sum()) for k in (dh.PREVIOUS, dh.FIRST, dh.OTHER)}
+    counts = decoder_views.type_counts(labels)
     st.markdown(
         f"**{counts[dh.PREVIOUS]}** previous-token heads, **{counts[dh.FIRST]}** first-token "
-        f"heads, **{counts[dh.OTHER]}** others, of {n_smol}."
+        f"heads, **{counts[dh.OTHER]}** others, of {above_smol.n_heads}."
     )
     layers = [f"L{i}" for i in range(smol.shape[0])]
     heads = [f"H{h}" for h in range(smol.shape[1])]
@@ -152,43 +153,6 @@ if scores is not None:
 
     st.subheader("5. The gallery")
     st.markdown(text["The gallery"])
-    best = {
-        dh.PREVIOUS: dh.top_heads(previous, GALLERY),
-        dh.FIRST: dh.top_heads(first, GALLERY),
-    }
-    items = [
-        heatmap.small(
-            smol[i, h],
-            tok,
-            tok,
-            title=f"layer {i}, head {h}: {kind} score {s[i, h]:.2f}",
-        )
-        for kind, s in ((dh.PREVIOUS, previous), (dh.FIRST, first))
-        for i, h in best[kind]
-    ]
-    st.caption(
-        "  ·  ".join(f"{kind}: " + ", ".join(f"L{i} H{h}" for i, h in best[kind]) for kind in best)
-    )
-    canvas_grid.show(
-        [
-            canvas_grid.small_multiples(
-                items,
-                row_labels=["previous", "first"],
-                col_labels=[f"#{n + 1}" for n in range(GALLERY)],
-                bar=heatmap.colour_bar("weights", "weight"),
-                name="decoder_head_types",
-            )
-        ],
-        key="causal_gallery",
-    )
-    tables.numbers_of(
-        "Numbers of the gallery's heads (table, CSV download)",
-        {
-            f"layer {i}, head {h}": lambda i=i, h=h: tables.table(smol[i, h], tok, tok)
-            for kind in best
-            for i, h in best[kind]
-        },
-        key="causal_gallery",
-    )
+    decoder_views.gallery(smol, tok, previous, first, GALLERY)
 
 frame.footer(__file__)

@@ -82,6 +82,12 @@ def test_choosing_heads_and_threshold(runs):
     labels = dh.label_heads(dh.previous_token_scores(att), dh.first_token_scores(att), 0.3)
     types = next(d.value for d in at.dataframe if "type" in d.value.columns)
     assert len(types) == int((labels != dh.OTHER).sum())
+    # a visit to another page keeps every choice (Streamlit drops the widgets' own state)
+    rerun(at.switch_page("pages/00_Overview.py"))
+    rerun(at.switch_page(PAGE))
+    assert at.radio(key="causal_pick").value == "choose"
+    assert at.selectbox(key="causal_layer").value == 7
+    assert at.slider(key="causal_threshold").value == 0.3
 
 
 def test_two_tokens_say_why_there_are_no_types_and_still_show_the_heads():
