@@ -263,14 +263,20 @@ def _sizes(s: LessonSettings) -> dict[str, str]:
 
 def weights_note(s: LessonSettings) -> None:
     """One line under the sentence box: whose weights the figures show, and what to expect
-    of them (a real head chooses; random ones are nearly uniform)."""
+    of them (a real head chooses; random ones are nearly uniform). The note's first paragraph
+    is the line; the rest folds under it, so the figure stays near the top on a phone."""
     text = frame.lesson("weights")
     if s.weights == "pretrained":
         known = (s.layer, s.head) == (LessonSettings.layer, LessonSettings.head)
         note = text["The default real head" if known else "A real head"]
-        st.caption(frame.fill(note, layer=str(s.layer), head=str(s.head)))
+        note = frame.fill(note, layer=str(s.layer), head=str(s.head))
     else:
-        st.caption(text["Random weights" if s.weights == "random" else "Similarity weights"])
+        note = text["Random weights" if s.weights == "random" else "Similarity weights"]
+    line, _, more = note.partition("\n\n")
+    st.caption(line)
+    if more:
+        with st.expander("More on these weights"):
+            st.caption(more)
 
 
 def settings(defaults: dict | None = None) -> LessonSettings:

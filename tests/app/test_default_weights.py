@@ -32,8 +32,10 @@ def test_step_pages_show_the_default_head_and_say_whose_it_is(loaded, page):
     assert a.max(axis=1).max() >= 0.4
     s = LessonSettings()
     notes = [c.value for c in at.caption if "MiniLM" in c.value]
-    assert any(f"layer {s.layer}, head {s.head} of MiniLM" in n for n in notes), notes
-    assert any("Random, seeded" in n for n in notes)  # the other choice, explained
+    line = next(n for n in notes if f"layer {s.layer}, head {s.head} of MiniLM" in n)
+    assert "one token ahead" in line and "Random, seeded" not in line  # one short line
+    (more,) = [e for e in at.expander if e.label == "More on these weights"]  # the rest folds
+    assert "Random, seeded" in more.caption[0].value  # the other choice, explained
 
 
 def test_random_weights_are_one_click_away_and_explained():
