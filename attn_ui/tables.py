@@ -1,4 +1,4 @@
-"""A matrix as a table: unique row labels, the lazy "Numbers of ..." boxes, shapes.
+"""A matrix or a chart as a table: unique row labels, the lazy "Numbers of ..." boxes, shapes.
 
 Tables keep every row of a sentence with a repeated word because their labels carry the
 position ('0 the', '4 the'). Tables of one page or lab live in ``step_tables`` and
@@ -62,3 +62,64 @@ def shapes_table(named: dict[str, np.ndarray | tuple], columns=("rows × columns
     shapes = [[" × ".join(map(str, np.shape(m))) for m in row] for row in rows]
     # a named index: its header cell has text (axe-core's empty-table-header)
     return pd.DataFrame(shapes, index=pd.Index(list(named), name="matrix"), columns=list(columns))
+
+
+def _unique(names: Sequence[str]) -> list[str]:
+    """The names, a repeated one as "name (2)", "name (3)", ...: one column each."""
+    out: list[str] = []
+    for name in names:
+        n, new = 1, name
+        while new in out:
+            n += 1
+            new = f"{name} ({n})"
+        out.append(new)
+    return out
+
+
+def _values(s: dict) -> list[float]:
+    return [np.nan if v is None else v for v in s["values"]]  # None: masked, an empty cell
+
+
+def chart_table(c: dict) -> pd.DataFrame:
+    """The numbers a chart draws (attn_ui/figures/chart.py), for a screen reader and a CSV
+    download: what the chart shows, from the same dict the browser draws.
+
+    Bars: one row per bar, labelled with its position and label ("0 the"), one column per
+    series. Histograms: one row per bin, "[left, right)", each series' count. Lines whose
+    series share their x: one row per x and a column per series; else (a fit over some x, a
+    mark at one point, a path in a plane) one row per point: its series, x and value (in a
+    plane, its label, x and y). An error bar is a column of its own, "name, error bar (±)".
+    """
+    names = _unique([s["name"] for s in c["series"]])
+    x_title = c["x"]["title"]
+    if any("x" in s for s in c["series"]):  # one row per point
+        y_title = c["y"]["title"] if c.get("equal") else "value"
+        rows = []
+        for name, s in zip(names, c["series"], strict=True):
+            xs = s.get("x", c["x"]["values"])
+            for i, (x, v) in enumerate(zip(xs, _values(s), strict=True)):
+                row = {"series": name}
+                if any("text" in t for t in c["series"]):
+                    row[c.get("pointTitle", "point")] = s["text"][i] if "text" in s else ""
+                row |= {x_title: x, y_title: v}
+                if any("error" in t for t in c["series"]):
+                    row["error bar (±)"] = s["error"][i] if "error" in s else np.nan
+                rows.append(row)
+        return pd.DataFrame(rows).set_index("series")
+    columns: dict[str, list] = {}
+    for name, s in zip(names, c["series"], strict=True):
+        if c["chart"] == "histogram":
+            columns[f"{name} (count)"] = [int(v) for v in s["values"]]
+            continue
+        columns[name] = _values(s)
+        if "error" in s:
+            columns[f"{name}, error bar (±)"] = s["error"]
+    if c["chart"] == "bars":
+        index = pd.Index(labels(c["x"]["labels"]), name=x_title)
+    elif c["chart"] == "histogram":
+        e = c["x"]["edges"]
+        bins = [f"[{a:.3g}, {b:.3g})" for a, b in zip(e[:-1], e[1:], strict=True)]
+        index = pd.Index(bins, name=f"{x_title} (bin)")
+    else:
+        index = pd.Index(c["x"]["values"], name=x_title)
+    return pd.DataFrame(columns, index=index)

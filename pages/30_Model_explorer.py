@@ -71,7 +71,9 @@ with right:
     query = None if query < 0 else query
     if charts.line_floor(t, query) > 0.01:
         st.caption(f"{t} tokens: only weights of 0.1 or more get a line. Pick a token for all.")
-    panels.chart(charts.lines_figure(m, tok, query), "explorer_lines")
+    # its numbers are the head view's, in the table under the heatmap
+    fig = charts.lines_figure(m, tok, query, name.removesuffix(": A"))
+    panels.chart(fig, "explorer_lines", numbers_box=False)
 if st.button(
     f"Open layer {layer}, head {head} in the lessons",
     key="explorer_open",

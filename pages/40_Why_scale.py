@@ -22,25 +22,16 @@ sizes = {"n_queries": sample.n_queries, "n_keys": n_keys, "n_scores": f"{sample.
 
 with frame.beside(text):  # the two charts one above the other, the words beside them
     st.subheader("1. The variance of q·k grows like d; divided by √d it stays 1")
-    closed = [
-        ("closed form: d", sweep.d, charts.CLOSED, "dash", None),
-        ("closed form: 1", np.ones(len(sweep.d)), charts.CLOSED, "dot", None),
-    ]
-    panels.saturation_chart(
+    fig = charts.saturation_figure(
         sweep,
         sample,
         "variance",
         title="Variance of the scores against d",
         y_title="variance (log scale)",
         log_y=True,
-        closed=closed,
     )
-    fig = charts.histogram(
-        [("q·k", sample.scores, charts.UNSCALED), ("q·k / √d", sample.scaled, charts.SCALED)],
-        title=f"The scores at d = {d}",
-        x_title="score",
-    )
-    panels.chart(fig, "why_scale_hist")
+    panels.chart(fig, "why_scale_variance")
+    panels.chart(charts.scores_histogram(sample), "why_scale_hist")
     st.caption(frame.fill(text["The sample"], **sizes, seed=seed))
     st.markdown(frame.fill(text["At your d"], d=d))
     st.dataframe(lab_tables.saturation_table(sample), key="why_scale_table", width="stretch")
@@ -48,41 +39,37 @@ with frame.beside(text):  # the two charts one above the other, the words beside
 st.subheader("2. Unscaled, the softmax saturates")
 c = st.columns(2)
 with c[0]:
-    panels.saturation_chart(
+    fig = charts.saturation_figure(
         sweep, sample, "max_weight", title="Largest weight in a row", y_title="weight"
     )
+    panels.chart(fig, "why_scale_max_weight")
 with c[1]:
     uniform = f"uniform: ln {n_keys} = {np.log(n_keys):.2f}"
-    panels.saturation_chart(
+    fig = charts.saturation_figure(
         sweep, sample, "entropy", title=f"Entropy of a row ({uniform})", y_title="nats"
     )
+    panels.chart(fig, "why_scale_entropy")
 
 st.subheader("3. ... and its gradient vanishes")
 c = st.columns(2)
 with c[0]:
-    panels.saturation_chart(
+    fig = charts.saturation_figure(
         sweep,
         sample,
         "grad_norm",
         title="Size of the softmax Jacobian ‖J‖",
         y_title="‖J‖ (Frobenius norm)",
     )
+    panels.chart(fig, "why_scale_grad_norm")
 with c[1]:
-    panels.saturation_chart(
+    fig = charts.saturation_figure(
         sweep, sample, "grad_max", title="Largest entry of the Jacobian", y_title="max |J_ij|"
     )
+    panels.chart(fig, "why_scale_grad_max")
 st.markdown(frame.fill(text["One row"], d=d, n_keys=n_keys))
 keys = [f"k{j}" for j in range(n_keys)]
 p_u, p_s = sample.weights_unscaled[0], sample.weights_scaled[0]
-fig = charts.grouped_bars(
-    keys,
-    [("softmax(q·k)", p_u, charts.UNSCALED), ("softmax(q·k / √d)", p_s, charts.SCALED)],
-    title="Weights of query 0",
-    value_title="weight",
-    name_title="key",
-    value_range=(0, 1.05),
-)
-panels.chart(fig, "why_scale_row")
+panels.chart(charts.row_weights(keys, p_u, p_s), "why_scale_row")
 c = st.columns(2)
 for n, (p, name) in enumerate(((p_u, "J of softmax(q·k)"), (p_s, "J of softmax(q·k / √d)"))):
     jac = scaling.softmax_jacobian(p)

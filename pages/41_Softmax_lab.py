@@ -30,26 +30,9 @@ with frame.beside(text):  # the two charts one above the other, the words beside
     if scores is not None:
         names = [f"s{j} = {v:g}" for j, v in enumerate(scores)]
         soft, hard = attn_core.softmax(scores, temperature=tau), softmax_facts.hardmax(scores)
-        fig = charts.grouped_bars(
-            names,
-            [(f"softmax(s / {tau:g})", soft, charts.SOFT), ("argmax", hard, charts.HARD)],
-            title=f"Soft and hard selection at τ = {tau:g}",
-            value_title="weight",
-            name_title="score",
-            value_range=(0, 1.05),
-        )
-        panels.chart(fig, "softmax_lab_bars")
+        panels.chart(charts.selection_bars(names, soft, hard, tau), "softmax_lab_bars")
         path = softmax_facts.temperature_sweep(scores, SWEEP_TAUS)  # (n_tau, T)
-        colours = [charts.PALETTE[j % len(charts.PALETTE)] for j in range(len(scores))]
-        fig = charts.lines(
-            [(n, SWEEP_TAUS, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
-            title="Each weight as τ changes",
-            x_title="temperature τ (log scale)",
-            y_title="weight",
-            log_x=True,
-            y_range=(0, 1.02),
-            marks=[(f"your τ = {tau:g}", tau, w, colours[j]) for j, w in enumerate(soft)],
-        )
+        fig = charts.temperature_paths(names, SWEEP_TAUS, path, tau, soft)
         panels.chart(fig, "softmax_lab_path")
         st.dataframe(lab_tables.selection_table(scores, tau, soft, hard), key="softmax_lab_table")
 
@@ -58,41 +41,15 @@ if scores is not None:
     j = widgets.pick("Score to move", dict(enumerate(names)), key="softmax_lab_j", default=0)
     moved = np.linspace(scores.min() - 4, scores.max() + 4, 161)
     sweep = softmax_facts.vary_one(scores, j, moved, tau)
-    fig = charts.lines(
-        [
-            (f"softmax weight of s{j}", moved, sweep.soft[:, j], charts.SOFT, "spline"),
-            (f"argmax weight of s{j}", moved, sweep.hard[:, j], charts.HARD, "hv"),
-        ],
-        title=f"Weight of s{j} as its score moves (the others fixed)",
-        x_title=f"value of s{j}",
-        y_title="weight",
-        y_range=(-0.02, 1.05),
-        marks=[("your score", scores[j], soft[j], charts.SOFT)],
-    )
-    panels.chart(fig, "softmax_lab_nudge")
+    panels.chart(charts.nudge_lines(j, sweep, scores[j], soft[j]), "softmax_lab_nudge")
     st.caption(frame.fill(text["Slopes"], slope=f"{soft[j] * (1 - soft[j]) / tau:.4f}"))
 
 st.subheader("2. Two scores: softmax({0, s}) is the sigmoid of s")
 s = st.slider("s", -10.0, 10.0, 6.0, step=0.5, key="softmax_lab_s")
 c = st.columns([3, 2])
 pair = softmax_facts.softmax_pair(S_POINTS)[:, 1]  # second weight of softmax({0, s})
-fig = charts.lines(
-    [
-        (
-            "sigmoid(s) = 1 / (1 + e^−s)",
-            S_GRID,
-            softmax_facts.sigmoid(S_GRID),
-            charts.HARD,
-            "spline",
-        ),
-        ("softmax({0, s}), second weight", S_POINTS, pair, charts.SOFT, "markers"),
-    ],
-    title="softmax({0, s}) lies on the sigmoid curve",
-    x_title="s",
-    y_title="weight",
-    y_range=(-0.02, 1.05),
-    marks=[(f"s = {s:g}", s, softmax_facts.softmax_pair(s)[1], "black")],
-)
+sigmoid, at = softmax_facts.sigmoid(S_GRID), softmax_facts.softmax_pair(s)[1]
+fig = charts.sigmoid_lines(S_GRID, sigmoid, S_POINTS, pair, s, at)
 with c[0]:
     panels.chart(fig, "softmax_lab_sigmoid")
 with c[1]:

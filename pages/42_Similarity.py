@@ -57,7 +57,7 @@ if t is not None:
             y_title="|x|",
             x_title="token",
         )
-        panels.charts([fig], "similarity_norms", per_row=1)
+        panels.chart(fig, "similarity_norms")
     with c[1]:
         i = widgets.pick_token(tokens, label="First token", key="similarity_i", default=0)
         j = widgets.pick_token(tokens, label="Second token", key="similarity_j", default=1)
@@ -86,34 +86,10 @@ st.dataframe(
 )
 c = st.columns([3, 2])
 titles = [v.title for v in similarity.CATALOGUE]
-fig = charts.grouped_bars(
-    titles,
-    [
-        ("soft: softmax weight", r.weights, charts.SOFT),
-        ("hard: best match", softmax_facts.hardmax(r.scores), charts.HARD),
-    ],
-    title="Which videos come back",
-    value_title="share",
-    name_title="key: the video's title",
-    value_range=(0, 1.05),
-    horizontal=True,
-    height=400,
-)
 with c[0]:
+    fig = charts.retrieval_bars(titles, r.weights, softmax_facts.hardmax(r.scores))
     panels.chart(fig, "similarity_weights")
-fig = charts.grouped_bars(
-    similarity.TOPICS,
-    [
-        ("soft: weighted mix of values", r.soft, charts.SOFT),
-        ("hard: value of the best match", r.hard, charts.HARD),
-    ],
-    title="What comes back: the value",
-    value_title="share of topic",
-    name_title="topic",
-    value_range=(0, 1.05),
-    height=400,
-)
 with c[1]:
-    panels.chart(fig, "similarity_values")
+    panels.chart(charts.value_bars(similarity.TOPICS, r.soft, r.hard), "similarity_values")
 
 frame.footer(__file__)

@@ -69,17 +69,7 @@ t = widgets.pick_token(
 )
 c = st.columns(2)
 with c[0]:
-    fig = charts.grouped_bars(
-        h_tok,
-        [
-            ("additive e_t,i", add.scores[t], charts.HARD),
-            ("dot product s·h / √d", dot.scaled[t], charts.SOFT),
-        ],
-        title="Scores over the source tokens",
-        value_title="score",
-        name_title="source token",
-    )
-    panels.chart(fig, "additive_scores")
+    panels.chart(charts.score_bars(h_tok, add.scores[t], dot.scaled[t]), "additive_scores")
     fig = bars.row_bars(
         add.weights[t],
         h_tok,
@@ -88,7 +78,7 @@ with c[0]:
         y_range=(0, 1.1),
         x_title="source token",
     )
-    panels.charts([fig], "additive_weights", per_row=1)
+    panels.chart(fig, "additive_weights")
 with c[1]:
     matrix(
         add.hidden[t],

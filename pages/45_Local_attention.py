@@ -73,8 +73,8 @@ with c[0]:
         "scores",
         [("global: T²", ts, full_ts), (f"local: w = {width}", ts, band_ts)],
         ticks=COUNT_TS,
+        mark=(n, f"your T = {n}"),
     )
-    charts.mark_x(fig, n, f"your T = {n}")
     panels.chart(fig, "local_counts_chart")
 with c[1]:
     counts = pd.DataFrame({"T": ts, "global: T²": full_ts, f"local, w = {width}": band_ts})

@@ -2,17 +2,15 @@
 test the trained head on a sequence the learner types."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from attn_core import AttentionInputError
 from attn_core.training import LETTERS, TASKS, parse_letters, right_keys
-from attn_ui import formats, frame
+from attn_ui import formats, frame, kernel_tables
 from attn_ui.compute import kernel
+from attn_ui.figures import kernel_charts as charts
 from attn_ui.figures import panels
-from attn_ui.figures import plots as charts
 from attn_ui.figures.matrix import matrix
-from attn_ui.tables import labels
 
 TASK_NAMES = {"previous_token": "Previous token", "same_token": "Same token"}
 STEPS = (50, 100, 200, 400)
@@ -76,26 +74,7 @@ with frame.beside(text, words, ratio=(2, 1)):
     sample = letters(run.sample)
     c = st.columns([3, 2])
     with c[0]:
-        series = [
-            ("loss", np.arange(1, steps + 1), run.losses, charts.UNSCALED, "spline"),
-            (
-                "weight on the right key",
-                np.arange(1, steps + 1),
-                run.right_weight,
-                charts.SCALED,
-                "spline",
-            ),
-        ]
-        shown = min(at, steps - 1)
-        marks = [(f"step {shown + 1}", shown + 1, run.losses[shown], charts.UNSCALED)]
-        fig = charts.lines(
-            series,
-            title="Loss and weight on the right key, per step",
-            x_title="step (log scale)",
-            y_title="value",
-            marks=marks,
-            log_x=True,
-        )
+        fig = charts.training(run.losses, run.right_weight, min(at, steps - 1))
         panels.chart(fig, "train_loss_chart")
     with c[1]:
         matrix(
@@ -125,18 +104,9 @@ with frame.stop_on_error("Your sequence", section=True):
     right = right_keys(task, tokens)
     yours = letters(tokens)
     matrix(t.weights, yours, yours, name="A on your sequence", kind="weights", key="train_yours")
-    looks = t.weights.argmax(axis=1)
-    rows = np.arange(len(tokens))
-    found = pd.DataFrame(
-        {
-            "looks most at": [labels(yours)[j] for j in looks],
-            "its weight": t.weights[rows, looks],
-            "right key": [labels(yours)[j] for j in right],
-            "weight on the right key": t.weights[rows, right],
-        },
-        index=pd.Index(labels(yours), name="query"),
-    )
+    found = kernel_tables.found(t.weights, yours, right)
     st.dataframe(found, key="train_found", width="stretch")
+    rows = np.arange(len(tokens))
     counted = right != rows
     if counted.any():
         st.metric(

@@ -8,7 +8,7 @@ from attn_core.labs import kv_cache as kv
 from attn_ui import formats, frame, widgets
 from attn_ui.compute import kv_cache as compute
 from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
-from attn_ui.figures import lab_charts, panels, plots
+from attn_ui.figures import decoder_charts, panels
 from attn_ui.settings import MAX_PROMPT_CHARS
 
 size = formats.size
@@ -42,27 +42,9 @@ curves = compute.curves()
 weights_mb = kv.weight_bytes(s) / formats.MB
 with frame.beside(text):
     st.subheader("1. Memory against the context")
-    fig = plots.lines(
-        [
-            ("KV cache (float32)", curves["t"], curves["cache_mb"], None, "linear"),
-            ("the weights", curves["t"], [weights_mb] * len(curves["t"]), "#7f7f7f", "linear"),
-        ],
-        title="Memory of the KV cache against the context",
-        x_title="tokens in the context",
-        y_title="MB (10⁶ bytes)",
-        marks=[(f"your {yours} and the model's one", t, check.cache_bytes / formats.MB, "#d62728")],
-    )
+    fig = decoder_charts.kv_memory(curves, weights_mb, t, check.cache_bytes / formats.MB, yours)
     panels.chart(fig, "kv_memory")
-    flops = lab_charts.loglog(
-        "FLOPs to read one more token",
-        "tokens in the context",
-        "FLOPs",
-        [
-            ("with the cache", curves["t"], curves["flops_with"], "solid"),
-            ("without (all again)", curves["t"], curves["flops_without"], "dash"),
-        ],
-    )
-    panels.chart(flops, "kv_flops")
+    panels.chart(decoder_charts.kv_flops(curves), "kv_flops")
     st.markdown(frame.fill(text["Memory"], **memory))
 
 st.subheader("2. What is stored")

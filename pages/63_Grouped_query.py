@@ -2,17 +2,15 @@
 learner's sentence, and the KV cache of MHA, GQA and MQA as the context grows."""
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import grouped_query as gq
 from attn_ui import decoder_views, formats, frame, widgets
 from attn_ui.compute import decoder
-from attn_ui.figures import panels
+from attn_ui.figures import decoder_charts, panels
 from attn_ui.figures.matrix import matrix
 
 CONTEXTS = (128, 256, 512, 1024, 2048, 4096, 8192)
-COLOURS = {"MHA": "#d62728", "GQA": "#1f77b4", "MQA": "#2ca02c"}
 
 text = frame.page(__file__)
 run = decoder_views.prompt_run()
@@ -106,18 +104,6 @@ t = np.arange(0, CONTEXTS[-1] + 1, 64)
 growth = gq.cache_growth(
     config["n_layers"], n_heads, n_kv, config["head_dim"], t
 )  # name -> bytes at each T
-fig = go.Figure()
-for name, b in growth.items():
-    fig.add_trace(go.Scatter(x=t, y=b / formats.MB, name=name, line={"color": COLOURS[name]}))
-fig.add_vline(x=context, line_dash="dot", line_color="#555", annotation_text=f"{context} tokens")
-fig.update_layout(
-    title="KV cache (float32) against the context",
-    xaxis_title="tokens in the context, T",
-    yaxis_title="MB (10⁶ bytes)",
-    height=380,
-    margin={"l": 10, "r": 10, "t": 50, "b": 10},
-    legend={"orientation": "h", "y": -0.25},
-)
-panels.chart(fig, "gqa_growth")
+panels.chart(decoder_charts.cache_growth(t, growth, context), "gqa_growth")
 
 frame.footer(__file__)

@@ -2,13 +2,12 @@
 depends only on m - n) against MiniLM's learned absolute positions."""
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from attn_core.labs import rope
 from attn_ui import decoder_views, formats, frame, notices, widgets
 from attn_ui.compute import decoder, explorer, minilm
-from attn_ui.figures import panels
+from attn_ui.figures import panels, rope_charts
 from attn_ui.figures.matrix import matrix
 
 TURNS = 16  # positions drawn for one pair turning
@@ -24,41 +23,15 @@ with frame.stop_on_error():
     enc = explorer.model_run(run.text)
 notices.warn_tokens(enc.tokens)  # MiniLM's [UNK] pieces, if any (section 5)
 
-
-def layout(fig: go.Figure, title: str, height: int = 340, **axes) -> go.Figure:
-    fig.update_layout(
-        title=title, height=height, margin={"l": 10, "r": 10, "t": 50, "b": 10}, **axes
-    )
-    return fig
-
-
 with frame.beside(text, ratio=(2, 1)):
     st.subheader("1. The angles: fast pairs and slow pairs")
     m_show = st.slider("Position m", 0, 200, **widgets.remembered("rope", "angle_position", 10))
     pairs = decoder_views.pairs_table(d, base, m_show)
     c = st.columns(2)
     with c[0]:
-        fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs["radians per position"], name="speed"))
-        panels.chart(
-            layout(
-                fig,
-                "Radians per position, by pair (log)",
-                xaxis_title="pair i",
-                yaxis={"type": "log", "title": "θ_i"},
-            ),
-            "rope_chart_speed",
-        )
+        panels.chart(rope_charts.speed_bars(pairs), "rope_chart_speed")
     with c[1]:
-        fig = go.Figure(go.Bar(x=pairs["pair i"], y=pairs[f"angle at {m_show}, mod 360°"]))
-        panels.chart(
-            layout(
-                fig,
-                f"Angle of each pair at m = {m_show}",
-                xaxis_title="pair i",
-                yaxis={"range": [0, 360], "title": "degrees, mod 360"},
-            ),
-            "rope_chart_angles",
-        )
+        panels.chart(rope_charts.angle_bars(pairs, m_show), "rope_chart_angles")
     st.markdown(text["The angles"])
     with st.expander("Numbers of the 32 pairs (table, CSV download)", key="rope_pairs_box"):
         st.dataframe(pairs, hide_index=True, key="rope_pairs")
@@ -88,35 +61,7 @@ st.subheader("3. One pair turning")
 pair = st.slider("Pair i", 0, d // 2 - 1, **widgets.remembered("rope", "pair", 0))
 st.markdown(frame.fill(text["One pair turning"], last=TURNS))
 freq = float(rope.pair_frequencies(d, base)[pair])
-track = rope.pair_track(q[2 * pair : 2 * pair + 2], range(TURNS + 1), freq)
-radius = float(np.hypot(*q[2 * pair : 2 * pair + 2]))
-circle = rope.pair_track([radius, 0.0], np.linspace(0, 2 * np.pi, 73), 1.0)
-fig = go.Figure(
-    [
-        go.Scatter(
-            x=circle[:, 0], y=circle[:, 1], mode="lines", line={"color": "#ccc"}, name="circle"
-        ),
-        go.Scatter(
-            x=track[:, 0],
-            y=track[:, 1],
-            mode="markers+text",
-            text=[str(p) for p in range(TURNS + 1)],
-            textposition="top center",
-            name=f"(q_{2 * pair}, q_{2 * pair + 1}) at positions 0..{TURNS}",
-        ),
-    ]
-)
-panels.chart(
-    layout(
-        fig,
-        f"Pair {pair}: {freq:.3g} rad per position, a turn every {2 * np.pi / freq:,.1f}",
-        height=420,
-        xaxis={"title": f"q_{2 * pair}", "scaleanchor": "y"},
-        yaxis={"title": f"q_{2 * pair + 1}"},
-        showlegend=False,
-    ),
-    "rope_chart_pair",
-)
+panels.chart(rope_charts.pair_turning(q, pair, freq, TURNS), "rope_chart_pair")
 
 st.subheader("4. Only the distance m − n counts")
 st.markdown(text["Only the distance counts"])
@@ -145,17 +90,8 @@ st.markdown(
     )
 )
 by_distance = rope.scores_by_distance(q, k, DISTANCES, base)
-fig = go.Figure(go.Scatter(x=DISTANCES, y=by_distance, mode="lines+markers", name="q_m · k_n"))
-fig.add_vline(x=t.m - t.n, line_dash="dot", line_color="#d62728")
-panels.chart(
-    layout(
-        fig,
-        "Score against the distance m − n",
-        xaxis_title="m − n",
-        yaxis_title="q_m · k_n",
-    ),
-    "rope_chart_distance",
-)
+fig = rope_charts.score_by_distance(DISTANCES, by_distance, t.m - t.n)
+panels.chart(fig, "rope_chart_distance")
 
 st.subheader("5. Against MiniLM's learned absolute positions")
 st.markdown(text["Against learned positions"])

@@ -1,4 +1,5 @@
-// Bar and line charts on <canvas> (chart.py decides what each shows). They are drawn by the
+// Bar, line and histogram charts, and x-y planes, on <canvas> (chart.py decides what each
+// shows; canvas_links.js draws a head's weights as lines). They are drawn by the
 // heatmaps' component: canvas_grid.js's grid places a chart wherever an item has a "chart"
 // field (`chartBox`, then `drawChartBox` once the page's widths are known). The charts share
 // the heatmaps' fonts, colours, PNG link, hover box and live region (js/canvas.js,
@@ -12,40 +13,59 @@
 // - a bar's own number goes above it (below, when negative) only when the bar is wider
 //   than the number; a masked value is a flat grey bar marked −∞;
 // - the value axis gets about 5 ticks at 1, 2 or 5 times a power of 10 (powers of 10 on
-//   a log axis), and light grid lines;
+//   a log axis, 10⁴ and beyond written as powers), and light grid lines; a numeric x axis
+//   labels each tick that leaves 8 px to the label before it;
+// - a line's points may carry error bars (a cap at each end) and labels, drawn where they
+//   overlap no label drawn before; a plane keeps a unit as long across as up;
+// - a histogram's series are overlaid, each bin a bar from edge to edge, see-through;
 // - a keyboard reaches every value: Tab focuses the chart, Left and Right move along the x
-//   axis, Up and Down from one series to the next (all of them first, in a line chart), and
-//   the hover box and live region read the value out.
+//   axis, Up and Down from one series to the next (all of them first, where the series share
+//   their positions), and the hover box and live region read the value out
+//   (js/chart_cells.js).
 // Each canvas records what it drew for the tests, as a heatmap's does: data-min-font-px,
 // data-number-px (the bars' numbers, 0 when none), data-min-contrast and data-label-pitch.
-// The arithmetic (axes, ticks, where a value lands, the hover's words) has no canvas in it:
-// js/chart_layout.js, js/ticks.js and js/hover.js, unit-tested in tests/js.
+// The arithmetic (axes, ticks, where a value lands, which value the pointer or a key is on,
+// the hover's words) has no canvas in it: js/chart_layout.js, js/chart_cells.js, js/ticks.js
+// and js/hover.js, unit-tested in tests/js.
 
 import { blank, drawTitle, measurer, setFont } from "./js/canvas.js";
 import { contrast, INK, INK_RGB, MUTED, WHITE } from "./js/colour.js";
-import { chartLayout, LEGEND_ROW_PX, MAX_X_LABEL_PX, numberedBars, segmentAt, SWATCH_PX, xPx,
-         yPx } from "./js/chart_layout.js";
+import { cellAt, cellRing, clampCell, moveCell, startCell } from "./js/chart_cells.js";
+import { alone, chartLayout, LEGEND_ROW_PX, MAX_X_LABEL_PX, numberedBars, spacedLabels, SWATCH_PX,
+         xPx, xValuePx, yPx } from "./js/chart_layout.js";
 import { figureBox, pngLink } from "./js/figure_box.js";
 import { chartText } from "./js/hover.js";
-import { tickText } from "./js/numbers.js";
+import { axisText } from "./js/numbers.js";
 import { FONT_PX } from "./js/sizes.js";
 import { fileName, fit } from "./js/text.js";
 
 const CHART_GRID = "#e6e8ef", CHART_AXIS = "#8a8d99", MARK = "#555555", MASKED_BAR = "#a0aec0";
 
+const DASHES = { dash: [6, 4], dot: [2, 3] }; // a line's pattern by style; others are solid
+const LINES = new Set(["line", "curve", "dash", "dot", "step"]); // styles drawn as a line
+const HISTOGRAM_ALPHA = 0.6; // overlaid bins show through each other
+const TICK_GAP_PX = 8; // the least room between two labels of a numeric axis
+
 function swatch(g, s, x, y) {
-  // a series' sign: a square (bars), a line and point, a dashed line, a diamond
+  // a series' sign: a square (bars), a line (with a point, or dashed), a point, a diamond
   g.fillStyle = g.strokeStyle = s.colour;
   if (s.style === "bar") { g.fillRect(x, y - 6, SWATCH_PX, 12); return; }
   if (s.style === "diamond") { diamond(g, x + SWATCH_PX / 2, y, 6, s.colour); return; }
+  if (s.style === "points") { dot(g, x + SWATCH_PX / 2, y, 4); return; }
   g.lineWidth = 2;
-  g.setLineDash(s.style === "dash" ? [5, 3] : []);
+  g.setLineDash(DASHES[s.style] || []);
   g.beginPath();
   g.moveTo(x, y);
   g.lineTo(x + SWATCH_PX, y);
   g.stroke();
   g.setLineDash([]);
-  if (s.style === "line") { g.beginPath(); g.arc(x + SWATCH_PX / 2, y, 3, 0, 2 * Math.PI); g.fill(); }
+  if (s.style === "line") dot(g, x + SWATCH_PX / 2, y, 3);
+}
+
+function dot(g, x, y, r) {
+  g.beginPath();
+  g.arc(x, y, r, 0, 2 * Math.PI);
+  g.fill();
 }
 
 function diamond(g, x, y, r, colour) {
@@ -67,7 +87,7 @@ function drawAxes(g, c, L) {
     g.fillStyle = CHART_GRID;
     g.fillRect(L.left, Math.round(y), L.plotW, 1);
     g.fillStyle = INK;
-    g.fillText(tickText(v), L.left - 6, y);
+    g.fillText(axisText(v, c.y.log), L.left - 6, y);
   }
   if (!c.y.log && L.ylo < 0 && L.yhi > 0) { // the zero line
     g.fillStyle = CHART_AXIS;
@@ -89,14 +109,19 @@ function drawAxes(g, c, L) {
 function drawXLabels(g, c, L) {
   const y = L.top + L.plotH + 4;
   g.fillStyle = INK;
-  if (c.chart === "lines") {
+  if (c.chart !== "bars") { // a numeric axis
     setFont(g, FONT_PX, c.font);
     g.textAlign = "center";
-    const xs = L.xa.ticks.map((v) => L.left + (L.plotW * (L.xa.t(v) - L.xa.lo)) / (L.xa.hi - L.xa.lo));
-    L.labelPitch = Math.min(...xs.slice(1).map((x, k) => (x - xs[k]
-      - (g.measureText(tickText(L.xa.ticks[k])).width + g.measureText(tickText(L.xa.ticks[k + 1])).width) / 2)
-      / FONT_PX + 1), Infinity);
-    L.xa.ticks.forEach((v, k) => g.fillText(tickText(v), xs[k], y + FONT_PX / 2 + 2));
+    // the ticks' labels, each one that leaves TICK_GAP_PX to the one before (a phone gets fewer)
+    const labels = L.xa.ticks.map((v) => {
+      const x = xValuePx(L, v), t = axisText(v, c.x.log), w = g.measureText(t).width;
+      return { x, t, w, box: { x: x - w / 2 - TICK_GAP_PX / 2, y: 0, w: w + TICK_GAP_PX, h: 1 } };
+    });
+    const kept = spacedLabels(labels.map((l) => l.box));
+    const shown = labels.filter((_, k) => kept[k]);
+    L.labelPitch = Math.min(...shown.slice(1).map((l, k) => (l.x - shown[k].x
+      - (l.w + shown[k].w) / 2) / FONT_PX + 1), Infinity);
+    shown.forEach((l) => g.fillText(l.t, l.x, y + FONT_PX / 2 + 2));
     return;
   }
   setFont(g, L.labelPx, c.font);
@@ -141,7 +166,7 @@ function drawBars(g, c, L) {
       }
       const base = c.stacked ? (v >= 0 ? up : down) : 0;
       if (c.stacked) { if (v >= 0) up += v; else down += v; }
-      const y0 = yPx(c, L, base), y1 = yPx(c, L, base + v);
+      const y0 = yPx(c, L, c.y.log ? L.ylo : base), y1 = yPx(c, L, base + v); // log: no 0
       g.fillStyle = s.colour;
       g.fillRect(x, Math.min(y0, y1), w, Math.max(1, Math.abs(y1 - y0)));
       if (numbered[b]) {
@@ -153,35 +178,90 @@ function drawBars(g, c, L) {
   }
 }
 
-function drawLines(g, c, L) {
+function drawHistogram(g, c, L) {
+  // each series' bins, overlaid and see-through, from edge to edge
+  const zero = yPx(c, L, Math.max(L.ylo, 0)), ends = c.x.edges.map((e) => xValuePx(L, e));
+  g.globalAlpha = HISTOGRAM_ALPHA;
   for (const s of c.series) {
-    if (s.style === "bar" || s.style === "diamond") continue;
-    const pts = s.values.map((v, i) => (v === null ? null : [xPx(c, L, i), yPx(c, L, v)]));
-    g.strokeStyle = g.fillStyle = s.colour;
-    g.lineWidth = 2;
-    g.setLineDash(s.style === "dash" ? [6, 4] : []);
+    g.fillStyle = s.colour;
+    s.values.forEach((v, i) => {
+      if (!v) return;
+      const y = yPx(c, L, v);
+      g.fillRect(ends[i], y, Math.max(1, ends[i + 1] - ends[i] - 0.5), zero - y);
+    });
+  }
+  g.globalAlpha = 1;
+}
+
+function drawErrors(g, c, L, s, k) {
+  // a vertical bar from v - e to v + e with a cap at each end (cut at a log axis's floor)
+  g.strokeStyle = s.colour;
+  g.lineWidth = 1;
+  s.values.forEach((v, i) => {
+    if (v === null || !s.error[i]) return;
+    const x = xPx(c, L, i, k), lo = v - s.error[i];
+    const y0 = yPx(c, L, c.y.log && lo <= 0 ? L.ylo : lo), y1 = yPx(c, L, v + s.error[i]);
     g.beginPath();
-    let pen = false;
-    for (const p of pts) {
-      if (!p) { pen = false; continue; }
-      if (pen) g.lineTo(...p); else g.moveTo(...p);
-      pen = true;
-    }
+    g.moveTo(x, y0); g.lineTo(x, y1);
+    g.moveTo(x - 3, y0); g.lineTo(x + 3, y0);
+    g.moveTo(x - 3, y1); g.lineTo(x + 3, y1);
     g.stroke();
-    g.setLineDash([]);
-    if (s.style === "line") {
-      for (const p of pts) if (p) { g.beginPath(); g.arc(p[0], p[1], 3, 0, 2 * Math.PI); g.fill(); }
+  });
+}
+
+function drawLines(g, c, L) {
+  const at = (s, k) => s.values.map((v, i) => (v === null ? null : [xPx(c, L, i, k), yPx(c, L, v)]));
+  c.series.forEach((s, k) => {
+    if (s.style === "bar" || s.style === "diamond") return;
+    const pts = at(s, k);
+    g.strokeStyle = g.fillStyle = s.colour;
+    if (s.error) drawErrors(g, c, L, s, k);
+    if (LINES.has(s.style)) {
+      g.lineWidth = 2;
+      g.setLineDash(DASHES[s.style] || []);
+      g.beginPath();
+      let pen = null;
+      for (const p of pts) {
+        if (!p) { pen = null; continue; }
+        if (!pen) g.moveTo(...p);
+        else if (s.style === "step") { g.lineTo(p[0], pen[1]); g.lineTo(...p); } // across, then up
+        else g.lineTo(...p);
+        pen = p;
+      }
+      g.stroke();
+      g.setLineDash([]);
     }
-  }
-  for (const s of c.series) {
-    if (s.style !== "diamond") continue;
-    s.values.forEach((v, i) => { if (v !== null) diamond(g, xPx(c, L, i), yPx(c, L, v), 6, s.colour); });
-  }
+    if (s.style === "line" || s.style === "points") {
+      for (const p of pts) if (p) dot(g, p[0], p[1], s.style === "points" ? 4 : 3);
+    }
+  });
+  c.series.forEach((s, k) => {
+    if (s.style !== "diamond") return;
+    for (const p of at(s, k)) if (p) diamond(g, p[0], p[1], 6, s.colour);
+  });
+}
+
+function drawPointLabels(g, c, L) {
+  // a line chart's point labels (a series' text) above their points, none on another
+  setFont(g, FONT_PX, c.font);
+  g.textAlign = "center";
+  g.fillStyle = INK;
+  const labels = [];
+  c.series.forEach((s, k) => {
+    if (!s.text || s.style === "bar") return;
+    s.values.forEach((v, i) => {
+      if (v === null) return;
+      const x = xPx(c, L, i, k), y = yPx(c, L, v) - FONT_PX / 2 - 5, w = g.measureText(s.text[i]).width;
+      labels.push({ text: s.text[i], x, y, box: { x: x - w / 2 - 1, y: y - FONT_PX / 2, w: w + 2, h: FONT_PX } });
+    });
+  });
+  const drawn = spacedLabels(labels.map((l) => l.box));
+  labels.forEach((l, k) => { if (drawn[k]) g.fillText(l.text, l.x, l.y); });
 }
 
 function drawMark(g, c, L) {
   // a dotted vertical line at the learner's own x, and its text at the top
-  const x = L.left + (L.plotW * (L.xa.t(c.mark.x) - L.xa.lo)) / (L.xa.hi - L.xa.lo);
+  const x = xValuePx(L, c.mark.x);
   g.strokeStyle = MARK;
   g.lineWidth = 1.5;
   g.setLineDash([2, 3]);
@@ -224,47 +304,33 @@ function drawChart(canvas, c, width) {
   g.rect(L.left, L.top - 8, L.plotW, L.plotH + 16); // a point on the edge keeps its marker
   g.clip();
   if (c.chart === "bars") drawBars(g, c, L);
+  if (c.chart === "histogram") drawHistogram(g, c, L);
   drawLines(g, c, L);
   g.restore();
+  if (c.chart === "lines") drawPointLabels(g, c, L);
   if (c.mark) drawMark(g, c, L);
   drawChartLegend(g, c, L);
   return L;
 }
 
-// How a chart answers the pointer and the keys: a cell is [position, series or -1 for all].
+// How a chart answers the pointer and the keys (js/chart_cells.js): a cell is [position,
+// series, or -1 for all].
 const CHART = {
   role: "chart",
-  start: (box) => [0, box.chart.stacked ? box.chart.series.length - 1 : -1],
-  at(box, x, y) {
-    const c = box.chart, L = box.layout;
-    if (x < L.left || x > L.left + L.plotW || y < L.top - 8 || y > L.top + L.plotH + 8) return null;
-    let i;
-    if (c.chart === "bars") i = Math.min(L.n - 1, Math.floor((x - L.left) / L.band));
-    else { // the nearest point
-      const d = c.x.values.map((_, k) => Math.abs(xPx(c, L, k) - x));
-      i = d.indexOf(Math.min(...d));
-    }
-    return [i, c.stacked ? segmentAt(c, L, i, y) : -1];
-  },
-  clamp(box, [i, s]) {
-    const L = box.layout, first = box.chart.stacked ? 0 : -1;
-    return [Math.min(L.n - 1, Math.max(0, i)),
-            Math.min(box.chart.series.length - 1, Math.max(first, s))];
-  },
-  ring(box, [i]) {
-    const c = box.chart, L = box.layout, x = xPx(c, L, i);
-    const w = c.chart === "bars" ? Math.max(4, L.band) : 12;
-    return { x: x - w / 2, y: L.top, w, h: L.plotH };
-  },
+  start: (box) => startCell(box.chart),
+  at: (box, x, y) => cellAt(box.chart, box.layout, x, y),
+  clamp: (box, cell) => clampCell(box.chart, cell),
+  ring: (box, cell) => cellRing(box.chart, box.layout, cell),
   text: (box, [i, s]) => chartText(box.chart, i, s),
-  key(box, [i, s], key) {
-    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (step[key]) return [i + step[key][0], s + step[key][1]];
-    if (key === "Home") return [0, s];
-    if (key === "End") return [box.layout.n - 1, s];
-    return null;
-  },
+  key: (box, cell, key) => moveCell(box.chart, cell, key),
 };
+
+export function kindOf(c) {
+  // what a screen reader calls the chart
+  if (c.chart === "histogram") return "histogram";
+  if (c.equal) return "x-y plane";
+  return c.series.some((s) => s.style === "bar") ? "bar chart" : "line chart";
+}
 
 export function chartBox(root, c, font) {
   const box = figureBox(root, CHART, "cg-chart");
@@ -275,13 +341,13 @@ export function chartBox(root, c, font) {
 
 export function drawChartBox(box, width) {
   const c = box.chart, canvas = box.querySelector("canvas");
-  const kind = c.chart === "bars" ? "bar chart" : "line chart";
+  const kind = kindOf(c);
   canvas.setAttribute("aria-roledescription", kind);
   canvas.setAttribute("aria-label", c.title);
   canvas.setAttribute("aria-description", `A ${kind} of ${c.series.length} series over `
-    + `${c.x.title}. The left and right arrow keys move along it and the up and down keys `
-    + "from one series to the next, reading each value; the numbers are also in a table "
-    + "on this page.");
+    + `${c.x.title}. The left and right arrow keys move along ${alone(c) ? "a series" : "it"} `
+    + "and the up and down keys from one series to the next, reading each value; the numbers "
+    + "are also in a table on this page.");
   box.layout = drawChart(canvas, c, width);
   const g = canvas.getContext("2d"), L = box.layout;
   canvas.dataset.chart = c.chart;

@@ -30,6 +30,7 @@
 // into the one script the component loads).
 
 import { chartBox, drawChartBox } from "./canvas_chart.js";
+import { drawLinksBox, linksBox } from "./canvas_links.js";
 import { blank, drawTitle, measurer, setFont } from "./js/canvas.js";
 import { colour, contrast, hex, INK, MASKED, MUTED, numberColour, rgb } from "./js/colour.js";
 import { figureBox, pngLink } from "./js/figure_box.js";
@@ -325,6 +326,7 @@ function section(root, sec, narrow) {
       label(grid, sec.labels.rows[k / sec.widths.length], { textAlign: "right" });
     }
     if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); return; }
+    if (it.chart === "links") { boxes.push(linksBox(grid, it, root.font)); return; } // canvas_links.js
     if (it.chart) { boxes.push(chartBox(grid, it, root.font)); return; } // canvas_chart.js
     const box = figureBox(grid, HEATMAP, "cg-figure");
     box.figure = { ...it, values: decode(it.z), font: root.font };
@@ -337,7 +339,10 @@ function section(root, sec, narrow) {
   // each drawing made the browser lay the page out again for every figure.
   const widths = boxes.map((box) => box.clientWidth || 300);
   boxes.forEach((box, k) => {
-    if (box.chart) { drawChartBox(box, widths[k]); return; }
+    if (box.chart) {
+      if (box.chart.chart === "links") drawLinksBox(box, widths[k]); else drawChartBox(box, widths[k]);
+      return;
+    }
     const f = box.figure, canvas = box.querySelector("canvas");
     canvas.setAttribute("aria-label", f.title);
     canvas.setAttribute("aria-description", `${f.shape[0]} ${f.rowTitle}s by ${f.shape[1]} `

@@ -1,22 +1,10 @@
-"""Axis labels: which labels a heatmap's axis gets, and escaping for the Plotly charts.
+"""Axis labels: which labels a heatmap's axis gets.
 
-The heatmaps draw their labels as canvas text (canvas_grid.js), so they travel
-as typed. The line, bar and histogram charts are Plotly's, which renders a subset of
-HTML in labels: those go through `safe_label`.
+Every figure draws its labels as canvas text (canvas_grid.js, canvas_chart.js), so they
+travel as typed: "<b>" stays "<b>", never read as HTML.
 """
 
 from __future__ import annotations
-
-import html
-
-
-def safe_label(token: str) -> str:
-    """Plotly renders a subset of HTML in labels; escape so `<b>x</b>` shows literally."""
-    return html.escape(str(token), quote=False)
-
-
-def tick_labels(tokens) -> list[str]:
-    return [safe_label(t) for t in tokens]
 
 
 def numbered(labels: list[str]) -> str | None:

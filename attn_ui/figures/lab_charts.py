@@ -1,63 +1,56 @@
-"""Plotly figures for labs 44-47: counts and costs on log-log axes, and each token's spread
-through the transformer block. Numbers come in; figures go out (the heatmaps, the local
-band's included, are ``attn_ui.figures.matrix``)."""
+"""The charts of labs 44-47: counts and costs on log-log axes, and each token's spread through
+the transformer block, as charts of ``chart.py``. Numbers come in; figures go out (the
+heatmaps, the local band's included, are ``attn_ui.figures.matrix``)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
+from plotly.colors import qualitative
 
 from attn_core.labs.cost import CostCurve, Fit
-from attn_ui.figures.heatmap_axes import safe_label
+from attn_ui.figures import chart
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+TOKEN_COLOURS = qualitative.D3  # one per token's line, ten before any repeats
+DASHES = {"solid": "curve", "dash": "dash", "dot": "dot"}  # a curve drawn without its points
 
 
-def loglog(title: str, x_title: str, y_title: str, series: Sequence[tuple], ticks=None):
-    """Lines on log-log axes; series: (name, x, y) or (name, x, y, dash); x labelled at `ticks`."""
-    fig = go.Figure()
+def loglog(
+    title: str,
+    x_title: str,
+    y_title: str,
+    series: Sequence[tuple],
+    ticks=None,
+    *,
+    mark: tuple[float, str] | None = None,
+    colours: Sequence[str] = COLOURS,
+) -> dict:
+    """Lines on log-log axes; series: (name, x, y) (a line through its points) or (name, x, y,
+    dash) (a line only, "solid", "dash" or "dot"); x labelled at `ticks`; `mark` = (x, text):
+    a dotted line at the learner's x. A series over fewer x than the first keeps its own."""
+    first = np.asarray(series[0][1], dtype=float)
+    drawn = []
     for n, (name, x, y, *dash) in enumerate(series):
-        label = safe_label(name)
-        fig.add_scatter(
-            x=np.asarray(x),
-            y=np.asarray(y),
-            name=label,
-            mode="lines" if dash else "lines+markers",
-            line={"color": COLOURS[n % len(COLOURS)], "dash": dash[0] if dash else "solid"},
-            hovertemplate=f"{label}<br>{x_title} = %{{x}}: %{{y:.4g}}<extra></extra>",
+        x = np.asarray(x, dtype=float)
+        own = x.shape != first.shape or not np.array_equal(x, first)
+        style = DASHES[dash[0]] if dash else "line"
+        drawn.append(
+            chart.series(name, y, colours[n % len(colours)], style=style, x=x if own else None)
         )
-    fig.update_layout(
-        title={"text": safe_label(title), "x": 0, "font": {"size": 14}},
-        height=320,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.3},
-        xaxis={
-            "type": "log",
-            "title": x_title,
-            **({"tickvals": list(ticks)} if ticks is not None else {}),
-        },
-        yaxis={"type": "log", "title": y_title, "exponentformat": "power"},
-    )
-    return fig
-
-
-def mark_x(fig: go.Figure, x: float, text: str) -> None:
-    """A dotted vertical line at `x` on a log x axis, labelled at the top."""
-    fig.add_vline(x=x, line={"dash": "dot", "color": "#555"})
-    # on a log axis an annotation's x is log10 of the value (a vline's is the value itself)
-    fig.add_annotation(
-        x=math.log10(x),
-        y=1,
-        yref="paper",
-        text=safe_label(text),
-        showarrow=False,
-        xanchor="left",
-        yanchor="top",
-        font={"size": 11},
+    return chart.lines(
+        first,
+        drawn,
+        title=title,
+        x_title=x_title,
+        y_title=y_title,
+        log_x=True,
+        log_y=True,
+        x_ticks=ticks,
+        mark=mark,
+        height=240,
     )
 
 
@@ -66,42 +59,24 @@ def fit_line(x, fit: Fit) -> np.ndarray:
     return fit.coefficient * np.asarray(x, dtype=float) ** fit.slope
 
 
-def stages_figure(spread: pd.DataFrame) -> go.Figure:
-    """One line per token (row of `spread`) across the block's stages (its columns).
+def stages_figure(spread: pd.DataFrame) -> dict:
+    """One line per token (row of `spread`, named by its position and token) across the block's
+    stages (its columns).
 
     The y axis is logarithmic: a few tokens (often [SEP]) grow ten times larger than the rest.
     """
-    fig = go.Figure()
-    stages = [safe_label(c) for c in spread.columns]
-    for name, row in spread.iterrows():
-        fig.add_scatter(
-            x=list(range(len(stages))),
-            y=row.to_numpy(),
-            name=safe_label(name),
-            mode="lines+markers",
-            line={"width": 1},
-            customdata=stages,
-            hovertemplate="%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>",
-        )
-    fig.update_layout(
-        height=400,
-        margin={"l": 10, "r": 40, "t": 10, "b": 10},
-        showlegend=False,
-        xaxis={
-            "tickmode": "array",
-            "tickvals": list(range(len(stages))),
-            "ticktext": stages,
-            "tickangle": -35,
-            "range": [-0.4, len(stages) - 0.6],
-            "automargin": True,
-        },
-        yaxis={
-            "type": "log",
-            "title": "standard deviation (log scale)",
-            "tickvals": [0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50],
-        },
+    return chart.bars(
+        list(spread.columns),
+        [
+            chart.series(name, row.to_numpy(), TOKEN_COLOURS[n % len(TOKEN_COLOURS)], style="line")
+            for n, (name, row) in enumerate(spread.iterrows())
+        ],
+        title="One line per token, through the layer",
+        x_title="stage",
+        y_title="standard deviation (log scale)",
+        log_y=True,
+        height=300,
     )
-    return fig
 
 
 def clip_limit(m: np.ndarray) -> float:

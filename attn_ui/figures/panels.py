@@ -1,8 +1,8 @@
 """Figures as the pages place them: a lesson matrix in the learner's layout, matrices side by
 side, every head in small multiples, a row's weights at several temperatures, a lab's curve
 against d. Each draws through ``matrix`` (heatmap and numbers), ``canvas_grid`` (a heatmap
-alone), ``charts`` (canvas bar and line charts, ``chart.py``) or ``chart`` (a Plotly line,
-bar or histogram figure, on the labs).
+alone), ``chart`` (one chart of ``chart.py`` and its numbers) or ``charts`` (several side
+by side): one canvas component draws them all.
 """
 
 from __future__ import annotations
@@ -10,31 +10,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
-from attn_core.labs import scaling
-from attn_ui.figures import canvas_grid, heatmap, plots
+from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix, oriented_figure
 from attn_ui.settings import LessonSettings
-from attn_ui.tables import numbers, numbers_of, table
-
-CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+from attn_ui.tables import chart_table, numbers, numbers_of, table
 
 
-def chart(fig: go.Figure, key: str) -> None:
-    """A Plotly figure (lines, bars, histograms; heatmaps are `matrix`) across its column,
-    with the PNG button, and its numbers as a table (`plots.numbers_table`).
-
-    Its axes let tick labels overflow: automargin already makes room for them, and Plotly's
-    default for a numeric axis ("hide past div") measures every label on every draw, half of
-    a bar chart's drawing time with 32 turned token labels (bench/profile_browser.py)."""
-    fig.update_xaxes(ticklabeloverflow="allow")
-    fig.update_yaxes(ticklabeloverflow="allow")
-    st.plotly_chart(fig, key=key, config=CHART_CONFIG, width="stretch")
-    # its numbers, for a screen reader or a keyboard (a Plotly chart reads out nothing)
-    label = f"Numbers of {plots.chart_name(fig)} (table, CSV download)"
-    numbers(label, lambda: plots.numbers_table(fig), key=key)
+def chart(fig: dict, key: str, *, numbers_box: bool = True) -> None:
+    """One chart of `chart.py` across its column (hover, arrow keys and a live region read
+    its values; a PNG link saves it), and its numbers in a lazy table under it, "Numbers of
+    <title>" (`tables.chart_table`), unless `numbers_box` is False (the page shows them)."""
+    canvas_grid.figure(fig, key=key)
+    if numbers_box:
+        label = f"Numbers of {fig['title']} (table, CSV download)"
+        numbers(label, lambda: chart_table(fig), key=key)
 
 
 def charts(figs: list[dict], key: str, *, per_row: int = 2) -> None:
@@ -142,40 +133,3 @@ def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSetting
     canvas_grid.figure(fig, key=key)
     label = f"Numbers of {title} (table, CSV download)"
     numbers(label, lambda: table(sweep, rows, tokens), key=key)
-
-
-def saturation_chart(
-    sweep: scaling.ScaleSweep,
-    sample: scaling.ScaleSample,
-    field: str,
-    *,
-    title: str,
-    y_title: str,
-    log_y=False,
-    closed=(),
-) -> None:
-    """One `Saturation` field against d, unscaled (red) and scaled (blue), the learner's d
-    marked; the variance gets error bars of 2 sampling errors."""
-    series, marks = [*closed], []
-    for name, scaled, colour in (
-        ("q·k", False, plots.UNSCALED),
-        ("q·k / √d", True, plots.SCALED),
-    ):
-        error = None
-        if field == "variance":
-            error = [
-                2
-                * scaling.variance_standard_error(
-                    int(d), sample.n_queries, sample.n_keys, scaled=scaled
-                )
-                for d in sweep.d
-            ]
-        series.append(
-            (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
-        )
-        mark = getattr(scaling.saturation(sample, scaled=scaled), field)
-        marks.append((f"{name} at your d", mark, colour))
-    fig = plots.sweep_figure(
-        sweep.d, series, sample.d, title=title, y_title=y_title, log_y=log_y, marks=marks
-    )
-    chart(fig, f"why_scale_{field}")

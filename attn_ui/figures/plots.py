@@ -1,123 +1,65 @@
-"""Plotly figures for the labs 40-43: curves against d, grouped bars, histograms.
+"""The charts of the labs 40-43 (why scale, softmax, similarity, additive): curves against d,
+grouped bars, histograms, and the softmax lab's curves, as charts of ``chart.py``.
 
-Figures only: every number comes from ``attn_core``. Axes that name tokens or titles are
-indexed by position with escaped tick labels (Plotly merges repeated categories and renders
-a subset of HTML); the heatmaps are ``attn_ui.figures.matrix``.
+Figures only: every number comes in from ``attn_core``; the heatmaps are
+``attn_ui.figures.matrix``.
 """
 
 from __future__ import annotations
 
-import base64
-import html
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 from plotly.colors import qualitative
 
-from attn_ui.figures.heatmap_axes import safe_label, tick_labels
+from attn_core.labs import scaling
+from attn_ui.figures import chart
 
 UNSCALED, SCALED, CLOSED = "#d62728", "#1f77b4", "#555555"  # red: q·k, blue: q·k / √d
 SOFT, HARD = "#2b6cb0", "#dd6b20"  # softmax and argmax
 PALETTE = qualitative.D3
 D_TICKS = [1, 4, 16, 64, 256, 1024]
+# a curve's shape -> how the chart draws it: a smooth curve, a step at each x, points only
+SHAPES = {"spline": "curve", "linear": "curve", "hv": "step", "markers": "points"}
 
 
-def _layout(fig: go.Figure, title: str, height: int = 340, **axes) -> go.Figure:
-    """Title at the top left, the legend at the bottom of the figure (below the axis titles,
-    however many rows it takes on a phone), the plot in between."""
-    fig.update_layout(
-        title={"text": safe_label(title), "x": 0, "font": {"size": 15}},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        height=height,
-        legend={"orientation": "h", "x": 0, "y": 0, "yref": "container", "yanchor": "bottom"},
-        **axes,
-    )
-    return fig
-
-
-def short(name: str, limit: int = 24) -> str:
-    """A tick label of at most `limit` characters; the hover text keeps the whole name."""
-    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
-
-
-def position_axis(names: Sequence[str], title: str, *, vertical: bool = False) -> dict:
-    """An axis of positions 0..n-1 labelled with the (escaped) names; on a vertical axis
-    long names are shortened, so the bars keep their room on a phone."""
-    axis = {
-        "tickmode": "array",
-        "tickvals": list(range(len(names))),
-        "ticktext": tick_labels([short(n) for n in names] if vertical else names),
-        "title": title,
-        "automargin": True,
-    }
-    if vertical:
-        return axis | {"autorange": "reversed"}  # the first name on top, as in a table
-    long = len(names) > 8 or max(len(n) for n in names) > 12 or sum(map(len, names)) > 40
-    return axis | {"tickangle": -45 if long else 0}
-
-
-def sweep_figure(d, series, your_d: int, *, title: str, y_title: str, log_y=False, marks=()):
+def sweep_figure(
+    d, series, your_d: int, *, title: str, y_title: str, log_y=False, marks=(), y_range=None
+):
     """Lines against d (log axis) with a dotted line at the learner's d.
 
     series : (name, y, colour, dash, error) tuples; dash None draws simulated points
-    (markers and a thin line) with optional error bars, a dash name draws a closed form.
-    marks : (name, y, colour) points at the learner's d, large diamonds named on hover only.
+    (markers and a line) with optional error bars, "dash" or "dot" a closed form.
+    marks : (name, y, colour) points at the learner's d, large diamonds, kept out of the legend.
     """
-    fig = go.Figure()
-    for name, y, colour, dash, error in series:
-        simulated = dash is None
-        fig.add_scatter(
-            x=np.asarray(d),
-            y=np.asarray(y),
-            name=name,
-            mode="lines+markers" if simulated else "lines",
-            line={"color": colour, "width": 1 if simulated else 2, "dash": dash or "solid"},
-            error_y=None if error is None else {"array": np.asarray(error), "thickness": 1},
-            hovertemplate=f"{name}<br>d = %{{x}}: %{{y:.4g}}<extra></extra>",
-        )
-    for name, y, colour in marks:
-        fig.add_scatter(
-            x=[your_d],
-            y=[y],
-            name=name,
-            mode="markers",
-            showlegend=False,
-            marker={"color": colour, "size": 12, "symbol": "diamond", "line": {"width": 1}},
-            hovertemplate=f"{name}<br>d = %{{x}}: %{{y:.4g}}<extra></extra>",
-        )
-    fig.add_vline(x=your_d, line={"dash": "dot", "color": CLOSED})
-    axis_y = {"title": y_title}
-    axis_y |= {"type": "log", "dtick": 1} if log_y else {"rangemode": "tozero"}
-    axis_x = {"type": "log", "title": "d (log scale)", "tickvals": D_TICKS}
-    return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
+    drawn = [
+        chart.series(name, y, colour, style=dash or "line", error=error)
+        for name, y, colour, dash, error in series
+    ]
+    drawn += [
+        chart.series(name, [y], colour, style="diamond", x=[your_d], legend=False)
+        for name, y, colour in marks
+    ]
+    return chart.lines(
+        d,
+        drawn,
+        title=title,
+        x_title="d (log scale)",
+        y_title=y_title,
+        log_x=True,
+        log_y=log_y,
+        x_ticks=D_TICKS,
+        y_range=y_range,
+        y_from_zero=not log_y,
+        mark=(your_d, f"your d = {your_d}"),
+        height=240,
+    )
 
 
-HISTOGRAM_BINS = 60
-
-
-def bin_edges(values: Sequence[np.ndarray], n: int = HISTOGRAM_BINS) -> np.ndarray:
-    """`n` equal bins over all the values, each [left, right), the largest value inside the
-    last one: the edges a histogram draws and its table counts with."""
-    lo = min(float(np.min(v)) for v in values)
-    hi = max(float(np.max(v)) for v in values)
-    size = (hi - lo) / n * (1 + 1e-9) or 1.0
-    return lo + size * np.arange(n + 1)
-
-
-def histogram(series, *, title: str, x_title: str) -> go.Figure:
-    """Overlaid histograms: (name, values, colour) tuples, in the same HISTOGRAM_BINS bins
-    (`bin_edges`), so that the chart and its table (`numbers_table`) count alike."""
-    edges = bin_edges([np.ravel(v) for _, v, _ in series])
-    bins = {"start": float(edges[0]), "end": float(edges[-1]), "size": float(edges[1] - edges[0])}
-    fig = go.Figure()
-    for name, values, colour in series:
-        fig.add_histogram(
-            x=np.ravel(values), name=name, marker_color=colour, opacity=0.6, xbins=bins
-        )
-    fig.update_layout(barmode="overlay")
-    return _layout(fig, title, xaxis={"title": x_title}, yaxis={"title": "count"})
+def histogram(series, *, title: str, x_title: str) -> dict:
+    """Overlaid histograms: (name, values, colour) tuples, in the same bins (`chart.bin_edges`),
+    so that the chart and its table count alike."""
+    return chart.histogram(series, title=title, x_title=x_title, height=240)
 
 
 def grouped_bars(
@@ -128,143 +70,230 @@ def grouped_bars(
     value_title: str,
     name_title: str,
     value_range=None,
-    height: int = 340,
-    horizontal: bool = False,
-) -> go.Figure:
-    """One group of bars per name: (label, values, colour) tuples.
-
-    horizontal=True puts the names on the y axis, for long names such as titles.
-    """
-    fig = go.Figure()
-    labels, pos = tick_labels(names), list(range(len(names)))
-    for label, values, colour in series:
-        v = np.asarray(values, dtype=float)
-        fig.add_bar(
-            x=v if horizontal else pos,
-            y=pos if horizontal else v,
-            name=label,
-            orientation="h" if horizontal else "v",
-            marker_color=colour,
-            customdata=labels,
-            hovertemplate=f"{label}<br>%{{customdata}}: %{{{'x' if horizontal else 'y'}:.4f}}"
-            "<extra></extra>",
-        )
-    fig.update_layout(barmode="group", bargap=0.2)
-    values = {"title": value_title, **({"range": list(value_range)} if value_range else {})}
-    names_axis = position_axis(names, name_title, vertical=horizontal)
-    if horizontal:
-        return _layout(fig, title, height, xaxis=values, yaxis=names_axis)
-    return _layout(fig, title, height, xaxis=names_axis, yaxis=values)
+) -> dict:
+    """One group of bars per name: (label, values, colour) tuples, side by side, named in a
+    legend; a long name is cut under its bar (the hover and the table keep it whole)."""
+    return chart.bars(
+        names,
+        [chart.series(label, values, colour) for label, values, colour in series],
+        title=title,
+        x_title=name_title,
+        y_title=value_title,
+        y_range=value_range,
+        legend=True,
+        decimals=4,
+        height=240,
+    )
 
 
 def lines(
     series, *, title: str, x_title: str, y_title: str, marks=(), log_x=False, y_range=None
-) -> go.Figure:
-    """Curves: (name, x, y, colour, shape) with shape "spline", "hv" (a step) or "markers";
-    colour None takes the next colour of the palette.
+) -> dict:
+    """Curves: (name, x, y, colour, shape) with shape "spline" or "linear" (a curve), "hv" (a
+    step) or "markers" (points); colour None takes the next colour of the palette. Curves of
+    one x share it; otherwise each keeps its own.
 
-    marks : (name, x, y, colour) points drawn as large diamonds, named on hover only.
+    marks : (name, x, y, colour) points drawn as large diamonds, kept out of the legend.
     """
-    fig = go.Figure()
-    for n, (name, x, y, colour, shape) in enumerate(series):
-        colour = colour or PALETTE[n % len(PALETTE)]
-        fig.add_scatter(
-            x=np.asarray(x),
-            y=np.asarray(y),
-            name=name,
-            mode="markers" if shape == "markers" else "lines",
-            line={"color": colour, "shape": "linear" if shape == "markers" else shape},
-            marker={"color": colour, "size": 7},
-            hovertemplate=f"{safe_label(name)}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
+    xs = [np.asarray(x, dtype=float) for _, x, *_ in series]
+    shared = all(x.shape == xs[0].shape and np.array_equal(x, xs[0]) for x in xs)
+    drawn = [
+        chart.series(
+            name,
+            y,
+            colour or PALETTE[n % len(PALETTE)],
+            style=SHAPES[shape],
+            x=None if shared else x,
         )
-    for name, mx, my, colour in marks:
-        fig.add_scatter(
-            x=[mx],
-            y=[my],
-            name=name,
-            mode="markers",
-            showlegend=False,
-            hovertemplate=f"{name}: %{{y:.4f}}<extra></extra>",
-            marker={
-                "color": colour,
-                "size": 12,
-                "symbol": "diamond",
-                "line": {"color": "black", "width": 1},
-            },
+        for n, ((name, _, y, colour, shape), x) in enumerate(zip(series, xs, strict=True))
+    ]
+    drawn += [
+        chart.series(name, [my], colour, style="diamond", x=[mx], legend=False)
+        for name, mx, my, colour in marks
+    ]
+    return chart.lines(
+        xs[0] if shared else None,
+        drawn,
+        title=title,
+        x_title=x_title,
+        y_title=y_title,
+        log_x=log_x,
+        y_range=y_range,
+        height=240,
+    )
+
+
+# --- 40, why scale ----------------------------------------------------------------------
+
+
+def saturation_figure(
+    sweep: scaling.ScaleSweep,
+    sample: scaling.ScaleSample,
+    field: str,
+    *,
+    title: str,
+    y_title: str,
+    log_y=False,
+) -> dict:
+    """One `Saturation` field against d, unscaled (red) and scaled (blue), the learner's d
+    marked; the variance gets error bars of 2 sampling errors and its closed forms, d and 1."""
+    series = []
+    if field == "variance":
+        series += [
+            ("closed form: d", sweep.d, CLOSED, "dash", None),
+            ("closed form: 1", np.ones(len(sweep.d)), CLOSED, "dot", None),
+        ]
+    marks = []
+    for name, scaled, colour in (("q·k", False, UNSCALED), ("q·k / √d", True, SCALED)):
+        error = None
+        if field == "variance":
+            error = [
+                2
+                * scaling.variance_standard_error(
+                    int(d), sample.n_queries, sample.n_keys, scaled=scaled
+                )
+                for d in sweep.d
+            ]
+        series.append(
+            (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
         )
-    axis_x = {"title": x_title, **({"type": "log", "dtick": 1} if log_x else {})}
-    axis_y = {"title": y_title, **({"range": list(y_range)} if y_range else {})}
-    return _layout(fig, title, xaxis=axis_x, yaxis=axis_y)
+        mark = getattr(scaling.saturation(sample, scaled=scaled), field)
+        marks.append((f"{name} at your d", mark, colour))
+    return sweep_figure(
+        sweep.d,
+        series,
+        sample.d,
+        title=title,
+        y_title=y_title,
+        log_y=log_y,
+        marks=marks,
+        y_range=(0, 1.05) if field == "max_weight" else None,  # a weight: 0 to 1
+    )
 
 
-def _plain(v) -> np.ndarray | None:
-    """A trace's array as NumPy: a list, a tuple, an array or Plotly's typed array."""
-    if v is None:
-        return None
-    if isinstance(v, dict) and "bdata" in v:  # Plotly 6 typed array
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-    return np.asarray(v)
+def scores_histogram(sample: scaling.ScaleSample) -> dict:
+    """The sample's scores, unscaled and scaled, in the same bins."""
+    return histogram(
+        [("q·k", sample.scores, UNSCALED), ("q·k / √d", sample.scaled, SCALED)],
+        title=f"The scores at d = {sample.d}",
+        x_title="score",
+    )
 
 
-def _names(axis) -> dict:
-    """Position -> label on an axis of positions labelled with (escaped) tick text."""
-    if axis is None or axis.tickvals is None or axis.ticktext is None:
-        return {}
-    return {v: html.unescape(str(t)) for v, t in zip(axis.tickvals, axis.ticktext, strict=False)}
+def row_weights(keys: Sequence[str], unscaled: np.ndarray, scaled: np.ndarray) -> dict:
+    """One row's softmax weights without and with the scaling, side by side."""
+    return grouped_bars(
+        keys,
+        [("softmax(q·k)", unscaled, UNSCALED), ("softmax(q·k / √d)", scaled, SCALED)],
+        title="Weights of query 0",
+        value_title="weight",
+        name_title="key",
+        value_range=(0, 1.05),
+    )
 
 
-def _column(name: str, taken) -> str:
-    """`name`, or "name (2)", "name (3)", ... when a trace of that name came before."""
-    n, out = 1, name
-    while out in taken or f"{out} (count)" in taken:
-        n += 1
-        out = f"{name} ({n})"
-    return out
+# --- 41, the softmax lab ------------------------------------------------------------------
 
 
-def chart_name(fig: go.Figure) -> str:
-    """What a chart is called on its table: its title, else its y axis's, else "this chart"."""
-    layout = fig.layout
-    return html.unescape(layout.title.text or layout.yaxis.title.text or "this chart")
+def selection_bars(names: Sequence[str], soft: np.ndarray, hard: np.ndarray, tau: float) -> dict:
+    """Soft (softmax at τ) and hard (argmax) selection on the learner's scores."""
+    return grouped_bars(
+        names,
+        [(f"softmax(s / {tau:g})", soft, SOFT), ("argmax", hard, HARD)],
+        title=f"Soft and hard selection at τ = {tau:g}",
+        value_title="weight",
+        name_title="score",
+        value_range=(0, 1.05),
+    )
 
 
-def numbers_table(fig: go.Figure) -> pd.DataFrame:
-    """The numbers a Plotly chart draws, as a table for a screen reader and a CSV download.
+def temperature_paths(
+    names: Sequence[str], taus: np.ndarray, path: np.ndarray, tau: float, soft: np.ndarray
+) -> dict:
+    """Each weight (path: (n_tau, T)) as τ changes, a diamond at the learner's τ on each."""
+    colours = [PALETTE[j % len(PALETTE)] for j in range(len(names))]
+    return lines(
+        [(n, taus, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
+        title="Each weight as τ changes",
+        x_title="temperature τ (log scale)",
+        y_title="weight",
+        log_x=True,
+        y_range=(0, 1.02),
+        marks=[
+            (f"{n} at your τ = {tau:g}", tau, w, colours[j])
+            for j, (n, w) in enumerate(zip(names, soft, strict=True))
+        ],
+    )
 
-    Lines and bars: one row per x (per y, for horizontal bars; an axis of positions shows
-    its labels), one column per trace (a repeated name gets " (2)"), each error bar a column
-    of its own. Histograms: one row per bin, its count for each trace (the bins the chart
-    draws, `bin_edges`). When the traces do not share their x (a mark at one point) or one
-    repeats an x: one row per point instead, never an empty cell.
-    """
-    layout = fig.layout
-    columns: dict[str, pd.Series] = {}
-    index_title = "x"
-    for k, trace in enumerate(fig.data):
-        name = _column(html.unescape(trace.name or f"series {k}"), columns)
-        if trace.type == "histogram":
-            b = trace.xbins
-            edges = np.arange(b.start, b.end + b.size / 2, b.size)
-            counts, _ = np.histogram(_plain(trace.x), bins=edges)
-            index = [f"[{a:.3g}, {z:.3g})" for a, z in zip(edges[:-1], edges[1:], strict=True)]
-            columns[f"{name} (count)"] = pd.Series(counts, index=index)
-            index_title = f"{layout.xaxis.title.text or 'value'} (bin)"
-            continue
-        horizontal = getattr(trace, "orientation", None) == "h"
-        pos, val = (trace.y, trace.x) if horizontal else (trace.x, trace.y)
-        axis = layout.yaxis if horizontal else layout.xaxis
-        labels = _names(axis)
-        index = [labels.get(p, p) for p in _plain(pos).tolist()]
-        columns[name] = pd.Series(_plain(val).astype(float), index=index)
-        error = getattr(trace, "error_y", None)
-        if error is not None and error.array is not None:
-            columns[f"{name}, error bar (±)"] = pd.Series(_plain(error.array), index=index)
-        if axis.title.text:
-            index_title = html.unescape(axis.title.text)
-    if all(col.index.is_unique for col in columns.values()):
-        out = pd.concat(columns, axis=1)
-        if not out.isna().any(axis=None):  # every trace at every x: one row per x
-            out.index.name = index_title
-            return out
-    rows = [(n, i, v) for n, col in columns.items() for i, v in col.items()]
-    return pd.DataFrame(rows, columns=["series", index_title, "value"]).set_index("series")
+
+def nudge_lines(j: int, sweep, score: float, weight: float) -> dict:
+    """Score j's soft and hard weight as it moves (`softmax_facts.vary_one`), the learner's
+    score marked."""
+    return lines(
+        [
+            (f"softmax weight of s{j}", sweep.values, sweep.soft[:, j], SOFT, "spline"),
+            (f"argmax weight of s{j}", sweep.values, sweep.hard[:, j], HARD, "hv"),
+        ],
+        title=f"Weight of s{j} as its score moves (the others fixed)",
+        x_title=f"value of s{j}",
+        y_title="weight",
+        y_range=(-0.02, 1.05),
+        marks=[("your score", score, weight, SOFT)],
+    )
+
+
+def sigmoid_lines(grid: np.ndarray, sigmoid: np.ndarray, points, pair, s: float, at: float):
+    """The sigmoid over `grid` and softmax({0, s})'s second weight at `points` on it, the
+    learner's s (weight `at`) marked."""
+    return lines(
+        [
+            ("sigmoid(s) = 1 / (1 + e^−s)", grid, sigmoid, HARD, "spline"),
+            ("softmax({0, s}), second weight", points, pair, SOFT, "markers"),
+        ],
+        title="softmax({0, s}) lies on the sigmoid curve",
+        x_title="s",
+        y_title="weight",
+        y_range=(-0.02, 1.05),
+        marks=[(f"s = {s:g}", s, at, "#000000")],
+    )
+
+
+# --- 42 and 43, similarity and additive --------------------------------------------------
+
+
+def retrieval_bars(titles: Sequence[str], weights: np.ndarray, hard: np.ndarray) -> dict:
+    """Which videos come back: each title's softmax weight and the best match."""
+    return grouped_bars(
+        titles,
+        [("soft: softmax weight", weights, SOFT), ("hard: best match", hard, HARD)],
+        title="Which videos come back",
+        value_title="share",
+        name_title="key: the video's title",
+        value_range=(0, 1.05),
+    )
+
+
+def value_bars(topics: Sequence[str], soft: np.ndarray, hard: np.ndarray) -> dict:
+    """What comes back: the weighted mix of values against the best match's value."""
+    return grouped_bars(
+        topics,
+        [
+            ("soft: weighted mix of values", soft, SOFT),
+            ("hard: value of the best match", hard, HARD),
+        ],
+        title="What comes back: the value",
+        value_title="share of topic",
+        name_title="topic",
+        value_range=(0, 1.05),
+    )
+
+
+def score_bars(tokens: Sequence[str], additive: np.ndarray, dot: np.ndarray) -> dict:
+    """One target token's additive and scaled dot-product scores over the source tokens."""
+    return grouped_bars(
+        tokens,
+        [("additive e_t,i", additive, HARD), ("dot product s·h / √d", dot, SOFT)],
+        title="Scores over the source tokens",
+        value_title="score",
+        name_title="source token",
+    )

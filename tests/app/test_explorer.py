@@ -1,15 +1,21 @@
 """The model explorer shows MiniLM's own weights for the learner's text, head by head."""
 
-import json
-
 import numpy as np
 import pytest
 
 from attn_core.pretrained import load_minilm
 from attn_ui.compute import explorer
 from attn_ui.compute.explorer import DEFAULT_SENTENCE
-from attn_ui.figures.heatmap import SCALES
-from tests.support.apptest import heatmaps, load, open_tables, rerun, table
+from attn_ui.figures.heatmap import SCALES, decode
+from tests.support.apptest import (
+    canvas_charts,
+    heatmap,
+    heatmaps,
+    load,
+    open_tables,
+    rerun,
+    table,
+)
 
 OVERVIEW = "pages/00_Overview.py"
 PAGE = "pages/30_Model_explorer.py"
@@ -100,14 +106,16 @@ def test_text_the_vocabulary_lacks_shows_unk():
     assert any("[UNK]" in c.value for c in at.caption)
 
 
-def test_markup_in_the_text_reaches_the_charts_escaped():
-    """Plotly (the lines) reads HTML in labels: escaped. The heatmaps draw canvas text: as typed."""
+def test_markup_in_the_text_reaches_the_figures_as_typed():
+    """Every figure draws canvas text, never HTML: "<" stays "<" on the heatmaps and the
+    lines, which join each query to the keys it weighs, the head view's own weights."""
     at = type_sentence(load(PAGE), "<b>bold</b> <i>x</i>")
-    traces = [d for c in at.get("plotly_chart") for d in json.loads(c.proto.spec)["data"]]
-    labels = [str(v) for d in traces for f in ("x", "y", "text") for v in d.get(f, [])]
-    assert any("&lt;" in v for v in labels)  # the tokenizer keeps "<" as a token of its own
-    assert not any("<" in v for v in labels)
+    (lines,) = canvas_charts(at)
+    assert "<" in lines["tokens"] and "&lt;" not in lines["tokens"]  # "<" is a token of its own
     assert all("<" in f["rows"] and "&lt;" not in f["rows"] for f in heatmaps(at))
+    head = heatmap(at, "Layer 0, head 0: A")
+    assert lines["tokens"] == head["rows"] and lines["query"] is None
+    np.testing.assert_array_equal(decode(lines["weights"], head["shape"]), head["m"])
 
 
 def test_worked_example_ranks_the_heads_by_it_to_car(model):

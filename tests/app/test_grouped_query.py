@@ -8,7 +8,7 @@ from attn_core.labs import grouped_query as gq
 from attn_core.pretrained import load_smollm
 from attn_ui import formats
 from attn_ui.settings import DEFAULT_SENTENCE
-from tests.support.apptest import chart, heatmap, load, rerun, series, table
+from tests.support.apptest import canvas_chart, chart_values, chart_x, heatmap, load, rerun, table
 
 PAGE = "pages/63_Grouped_query.py"
 
@@ -79,10 +79,12 @@ def test_cache_table_and_chart_equal_the_formula(loaded, model):
     ]
     assert cache["your 12 tokens"][1] == formats.size(model.kv_cache_bytes(12)) == "553.0 kB"
     assert any(c.value == formats.SIZE_NOTE for c in at.caption)
-    fig = chart(at, "KV cache (float32) against the context")
-    t = series(fig, "GQA", "x")
-    np.testing.assert_allclose(series(fig, "GQA"), [model.kv_cache_bytes(int(n)) / 1e6 for n in t])
-    np.testing.assert_allclose(series(fig, "MHA"), 3 * series(fig, "GQA"))
+    fig = canvas_chart(at, "KV cache (float32) against the context")
+    t = chart_x(fig, "GQA")
+    np.testing.assert_allclose(
+        chart_values(fig, "GQA"), [model.kv_cache_bytes(int(n)) / 1e6 for n in t]
+    )
+    np.testing.assert_allclose(chart_values(fig, "MHA"), 3 * chart_values(fig, "GQA"))
 
 
 def test_a_shorter_context_changes_the_table():

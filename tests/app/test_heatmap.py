@@ -7,13 +7,12 @@ the page tests compare with the engine). The drawing itself is checked in a brow
 """
 
 import numpy as np
-import plotly.graph_objects as go
 import pytest
 from plotly.colors import get_colorscale
 
-from attn_ui.figures import canvas_grid, heatmap, plots
+from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.heatmap import MAX_CELLS_WITH_NUMBERS, figure
-from tests.support.apptest import figures, heatmaps, load, open_tables
+from tests.support.apptest import canvas_charts, heatmaps, load, open_tables
 
 # Every page with a heatmap, and the settings that reach its rarer ones (a mask, heads).
 PAGES = [
@@ -38,9 +37,9 @@ PAGES = [
 
 
 def chart_tables(at) -> set[str]:
-    """The names of the page's tables of a chart's numbers, not of a heatmap's: each Plotly
-    chart's (tests/app/test_chart_numbers.py) and Scaling's curves' (tests/app/test_scaling.py)."""
-    return {plots.chart_name(go.Figure(spec)) for spec in figures(at)} | {"these curves"}
+    """The names of the page's tables of a chart's numbers, not of a heatmap's: each chart's
+    (tests/app/test_chart_numbers.py) and Scaling's curves' (tests/app/test_scaling.py)."""
+    return {c["title"] for c in canvas_charts(at)} | {"these curves"}
 
 
 def tables_by_name(at) -> dict[str, np.ndarray]:

@@ -7,7 +7,15 @@ from attn_core.labs.gradients import gradient_step, saturation
 from attn_core.pretrained import load_minilm
 from attn_ui.compute.kernel import SATURATION_D
 from attn_ui.settings import LessonSettings
-from tests.support.apptest import frame, load, rerun, table, type_sentence
+from tests.support.apptest import (
+    canvas_chart,
+    chart_values,
+    frame,
+    load,
+    rerun,
+    table,
+    type_sentence,
+)
 from tests.support.apptest import lesson as lesson_at
 
 PAGE = "pages/51_Gradients.py"
@@ -57,6 +65,12 @@ def test_defaults_show_the_engines_gradients_and_step(loaded):
     # dS rows sum to 0, and only row i of dZ is non-zero
     np.testing.assert_allclose(table(at, "dS = A ⊙").sum(axis=1), 0.0, atol=1e-12)
     assert np.flatnonzero(np.abs(table(at, "dZ = dL/dZ")).sum(axis=1)).tolist() == [10]
+    row = canvas_chart(at, "Row i of A")  # row i before and after the step, bar by bar
+    np.testing.assert_allclose(chart_values(row, "before the step"), step.before.weights[10])
+    np.testing.assert_allclose(chart_values(row, "after the step"), step.after.weights[10])
+    largest = [np.abs(w).max() for w in (g.dw_q, g.dw_k, g.dw_v)]
+    moved = frame(at, "largest change, lr · |dW|")
+    np.testing.assert_allclose(moved["largest change, lr · |dW|"], 0.05 * np.array(largest))
 
 
 def test_a_link_to_a_real_head_trains_that_head():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attn_core.training import parse_letters, right_keys, train_head
-from tests.support.apptest import chart, load, rerun, series, table
+from tests.support.apptest import canvas_chart, chart_values, load, rerun, table
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +32,8 @@ def test_defaults_show_the_runs_numbers(trained, run):
     weight = run.evaluate(seed=1000)
     assert shown["Weight on the right key, fresh sequences"] == f"{weight:.3f}"
     assert weight >= 0.9
-    fig = chart(trained, "Loss and weight on the right key")
-    np.testing.assert_allclose(series(fig, "loss"), run.losses)
+    fig = canvas_chart(trained, "Loss and weight on the right key")
+    np.testing.assert_allclose(chart_values(fig, "loss"), run.losses)
     np.testing.assert_allclose(table(trained, "A after 200 steps"), run.sample_weights[-1])
 
 

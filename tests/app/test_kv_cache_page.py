@@ -9,7 +9,7 @@ from attn_core.labs import kv_cache as kv
 from attn_ui import formats
 from attn_ui.compute import kv_cache as compute
 from attn_ui.compute.decoder import smollm
-from tests.support.apptest import chart, load, rerun, series
+from tests.support.apptest import canvas_chart, chart_values, chart_x, load, rerun
 
 PAGE = "pages/62_KV_cache.py"
 
@@ -37,14 +37,14 @@ def test_defaults_show_the_cache_the_counts_and_the_proof(loaded):
     # the default prompt's next token is a line break: shown as ↵, as on Generate, not '\n'
     assert metric(at, "Next token, cached / full") == "“↵” / “↵”"
     assert formats.token(model.token_text(a)) == "↵"
-    memory = chart(at, "Memory of the KV cache")
+    memory = canvas_chart(at, "Memory of the KV cache")
     np.testing.assert_allclose(
-        series(memory, "KV cache (float32)"),
+        chart_values(memory, "KV cache (float32)"),
         [kv.cache_bytes(sizes, int(n)) / 1e6 for n in compute.CONTEXTS],
     )
-    assert series(memory, "KV cache (float32)", "x")[-1] == 8192
-    both = chart(at, "FLOPs to read one more token")
-    np.testing.assert_allclose(series(both, "with the cache"), compute.curves()["flops_with"])
+    assert chart_x(memory, "KV cache (float32)")[-1] == 8192
+    both = canvas_chart(at, "FLOPs to read one more token")
+    np.testing.assert_allclose(chart_values(both, "with the cache"), compute.curves()["flops_with"])
 
 
 def test_the_page_counts_the_prompt_and_the_models_token_apart_from_0(loaded):

@@ -6,14 +6,7 @@ import pytest
 import attn_core
 from attn_core.labs import additive
 from attn_core.text import embed
-from tests.support.apptest import (
-    chart,
-    frame,
-    load,
-    rerun,
-    series,
-    table,
-)
+from tests.support.apptest import canvas_chart, chart_values, frame, load, rerun, table
 from tests.support.bad_input import no_html
 
 PAGE = "pages/43_Additive.py"
@@ -53,9 +46,9 @@ def test_picked_target_token_shows_its_scores_and_hidden_layer():
     at.selectbox(key="additive_pos").select(5)  # "zone"
     rerun(at)
     add, dot = core()
-    fig = chart(at, "Scores over the source tokens")
-    np.testing.assert_allclose(series(fig, "additive e_t,i"), add.scores[5], rtol=1e-12)
-    np.testing.assert_allclose(series(fig, "dot product s·h / √d"), dot.scaled[5], rtol=1e-12)
+    fig = canvas_chart(at, "Scores over the source tokens")
+    np.testing.assert_allclose(chart_values(fig, "additive e_t,i"), add.scores[5], rtol=1e-12)
+    np.testing.assert_allclose(chart_values(fig, "dot product s·h / √d"), dot.scaled[5], rtol=1e-12)
     hidden = table(at, "hidden layer")
     np.testing.assert_allclose(hidden, add.hidden[5], rtol=1e-12)
     assert np.all(np.abs(hidden) < 1)  # tanh

@@ -8,12 +8,10 @@ from attn_core.text import embed
 from attn_ui.settings import DEFAULT_SENTENCE
 from tests.support.apptest import (
     canvas_chart,
-    chart,
     chart_values,
     frame,
     load,
     rerun,
-    series,
     table,
     type_sentence,
 )
@@ -84,11 +82,12 @@ def test_default_search_returns_the_core_soft_and_hard_answers(loaded):
     np.testing.assert_allclose(df["weight"], r.weights, rtol=1e-12)
     assert df["best match"].iloc[r.best] == "◀ best"
     assert similarity.CATALOGUE[r.best].title == "Funny cats and kittens"
-    value = chart(at, "What comes back")
-    np.testing.assert_allclose(series(value, "soft: weighted mix of values"), r.soft)
-    np.testing.assert_array_equal(series(value, "hard: value of the best match"), r.hard)
-    which = chart(at, "Which videos come back")
-    np.testing.assert_allclose(series(which, "soft: softmax weight", "x"), r.weights)
+    value = canvas_chart(at, "What comes back")
+    np.testing.assert_allclose(chart_values(value, "soft: weighted mix of values"), r.soft)
+    np.testing.assert_array_equal(chart_values(value, "hard: value of the best match"), r.hard)
+    which = canvas_chart(at, "Which videos come back")
+    np.testing.assert_allclose(chart_values(which, "soft: softmax weight"), r.weights)
+    assert which["x"]["labels"] == [v.title for v in similarity.CATALOGUE]
 
 
 def test_temperature_softens_the_answer():
@@ -99,7 +98,7 @@ def test_temperature_softens_the_answer():
     np.testing.assert_allclose(results(at)["weight"], r.weights, rtol=1e-12)
     assert r.weights.max() < search().weights.max()
     np.testing.assert_allclose(
-        series(chart(at, "What comes back"), "soft: weighted mix of values"), r.soft
+        chart_values(canvas_chart(at, "What comes back"), "soft: weighted mix of values"), r.soft
     )
 
 

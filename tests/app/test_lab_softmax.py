@@ -7,13 +7,7 @@ import pytest
 
 import attn_core
 from attn_core.labs import softmax_facts
-from tests.support.apptest import (
-    chart,
-    frame,
-    load,
-    rerun,
-    series,
-)
+from tests.support.apptest import canvas_chart, chart_values, chart_x, frame, load, rerun
 from tests.support.bad_input import no_html
 
 PAGE = "pages/41_Softmax_lab.py"
@@ -35,9 +29,9 @@ def test_default_scores_soft_and_hard_selection_equal_the_core(loaded):
     np.testing.assert_array_equal(df["score s"], DEFAULT)
     np.testing.assert_allclose(df["softmax"], attn_core.softmax(DEFAULT), rtol=1e-12)
     np.testing.assert_array_equal(df["argmax"], [1, 0, 0, 0])
-    fig = chart(at, "Soft and hard selection at τ = 1")
-    np.testing.assert_allclose(series(fig, "softmax(s / 1)"), attn_core.softmax(DEFAULT))
-    np.testing.assert_array_equal(series(fig, "argmax"), [1, 0, 0, 0])
+    fig = canvas_chart(at, "Soft and hard selection at τ = 1")
+    np.testing.assert_allclose(chart_values(fig, "softmax(s / 1)"), attn_core.softmax(DEFAULT))
+    np.testing.assert_array_equal(chart_values(fig, "argmax"), [1, 0, 0, 0])
 
 
 def test_temperature_sharpens_and_flattens():
@@ -51,10 +45,10 @@ def test_temperature_sharpens_and_flattens():
     rerun(at)
     flat = selection(at)["softmax"].to_numpy()
     assert sharp.max() > attn_core.softmax(DEFAULT).max() > flat.max() > 0.25
-    path = chart(at, "Each weight as τ changes")
-    taus = series(path, "s0 = 2", "x")
+    path = canvas_chart(at, "Each weight as τ changes")
+    taus = chart_x(path, "s0 = 2")
     np.testing.assert_allclose(
-        series(path, "s0 = 2"), [attn_core.softmax(DEFAULT / t)[0] for t in taus]
+        chart_values(path, "s0 = 2"), [attn_core.softmax(DEFAULT / t)[0] for t in taus]
     )
 
 
@@ -70,11 +64,11 @@ def test_nudging_a_score_moves_softmax_smoothly_and_argmax_in_one_jump():
     at = load(PAGE)
     at.selectbox(key="softmax_lab_j").select(2)
     rerun(at)
-    fig = chart(at, "Weight of s2 as its score moves")
-    moved = series(fig, "softmax weight of s2", "x")
+    fig = canvas_chart(at, "Weight of s2 as its score moves")
+    moved = chart_x(fig, "softmax weight of s2")
     sweep = softmax_facts.vary_one(DEFAULT, 2, moved)
-    np.testing.assert_allclose(series(fig, "softmax weight of s2"), sweep.soft[:, 2])
-    hard = series(fig, "argmax weight of s2")
+    np.testing.assert_allclose(chart_values(fig, "softmax weight of s2"), sweep.soft[:, 2])
+    hard = chart_values(fig, "argmax weight of s2")
     np.testing.assert_array_equal(hard, sweep.hard[:, 2])
     assert np.count_nonzero(np.diff(hard)) == 1 and hard[0] == 0 and hard[-1] == 1
     assert moved[np.argmax(hard)] >= 2.0  # it takes over once it reaches the leader, 2
@@ -110,9 +104,11 @@ def test_softmax_of_zero_and_six_is_the_lesson_example(loaded):
     pair = frame(at, "rounded")
     assert list(pair["rounded"]) == [0.0025, 0.0025, 0.9975, 0.9975]
     assert pair["value"].iloc[2] == pytest.approx(1 / (1 + math.exp(-6)), rel=1e-12)
-    fig = chart(at, "lies on the sigmoid curve")
-    s = series(fig, "softmax({0, s}), second weight", "x")
-    np.testing.assert_allclose(series(fig, "softmax({0, s}), second weight"), 1 / (1 + np.exp(-s)))
+    fig = canvas_chart(at, "lies on the sigmoid curve")
+    s = chart_x(fig, "softmax({0, s}), second weight")
+    np.testing.assert_allclose(
+        chart_values(fig, "softmax({0, s}), second weight"), 1 / (1 + np.exp(-s))
+    )
 
 
 @pytest.mark.parametrize("s", [0.0, -3.5, 10.0])
@@ -123,4 +119,4 @@ def test_s_slider_moves_the_pair(s):
     pair = frame(at, "rounded")["value"].to_numpy()
     sig = 1 / (1 + math.exp(-s))
     np.testing.assert_allclose(pair, [1 - sig, 1 - sig, sig, sig], rtol=1e-12)
-    assert series(chart(at, "sigmoid curve"), f"s = {s:g}")[0] == pytest.approx(sig)
+    assert chart_values(canvas_chart(at, "sigmoid curve"), f"s = {s:g}")[0] == pytest.approx(sig)

@@ -9,11 +9,12 @@ from attn_core.labs import scaling
 from attn_ui.compute.labs import SWEEP_D
 from attn_ui.lab_tables import SATURATION_ROWS
 from tests.support.apptest import (
-    chart,
+    canvas_chart,
+    chart_values,
+    chart_x,
     frame,
     load,
     rerun,
-    series,
     table,
 )
 from tests.support.bad_input import no_html
@@ -54,17 +55,25 @@ def test_default_table_is_the_core_and_within_sampling_error_of_the_closed_forms
         assert abs(got[col]["variance"] - closed) < 4 * got[col]["se"]
 
 
+def error_bars(c: dict, name: str) -> np.ndarray:
+    (s,) = [s for s in c["series"] if s["name"] == name]
+    return np.asarray(s["error"])
+
+
 def test_variance_chart_plots_the_sweep_and_the_closed_forms(loaded):
-    fig = chart(loaded(PAGE), "Variance of the scores")
+    fig = canvas_chart(loaded(PAGE), "Variance of the scores")
     sweep = scaling.scale_sweep(SWEEP_D, 8, seed=0)
-    np.testing.assert_array_equal(series(fig, "closed form: d", "x"), SWEEP_D)
-    np.testing.assert_array_equal(series(fig, "closed form: d"), SWEEP_D)
-    np.testing.assert_array_equal(series(fig, "closed form: 1"), np.ones(len(SWEEP_D)))
+    np.testing.assert_array_equal(chart_x(fig, "closed form: d"), SWEEP_D)
+    np.testing.assert_array_equal(chart_values(fig, "closed form: d"), SWEEP_D)
+    np.testing.assert_array_equal(chart_values(fig, "closed form: 1"), np.ones(len(SWEEP_D)))
     for name, scaled, closed in (("q·k", False, np.array(SWEEP_D)), ("q·k / √d", True, 1.0)):
-        points = series(fig, f"{name}, simulated")
+        points = chart_values(fig, f"{name}, simulated")
         np.testing.assert_allclose(points, sweep.column("variance", scaled=scaled), rtol=1e-12)
         ses = [scaling.variance_standard_error(d, 500, 8, scaled=scaled) for d in SWEEP_D]
         assert np.all(np.abs(points - closed) < 4 * np.array(ses))
+        # each point's error bar: 2 sampling errors of the sample (500 queries of 8 keys)
+        want = [2 * scaling.variance_standard_error(d, 500, 8, scaled=scaled) for d in SWEEP_D]
+        np.testing.assert_allclose(error_bars(fig, f"{name}, simulated"), want, rtol=1e-12)
 
 
 def test_saturation_and_gradient_charts_follow_the_core(loaded):
@@ -76,15 +85,15 @@ def test_saturation_and_gradient_charts_follow_the_core(loaded):
         ("Size of the softmax Jacobian", "grad_norm"),
         ("Largest entry of the Jacobian", "grad_max"),
     ):
-        fig = chart(at, title)
+        fig = canvas_chart(at, title)
         for name, scaled in (("q·k", False), ("q·k / √d", True)):
-            got = series(fig, f"{name}, simulated")
+            got = chart_values(fig, f"{name}, simulated")
             np.testing.assert_allclose(got, sweep.column(field, scaled=scaled), rtol=1e-12)
-        unscaled = series(fig, "q·k, simulated")
+        unscaled = chart_values(fig, "q·k, simulated")
         if field == "max_weight":
             assert unscaled[-1] > 0.95  # saturated at d = 1024
         if field in ("grad_norm", "grad_max"):
-            assert unscaled[-1] < series(fig, "q·k / √d, simulated")[-1] / 5  # vanished
+            assert unscaled[-1] < chart_values(fig, "q·k / √d, simulated")[-1] / 5  # vanished
 
 
 def test_d_slider_moves_the_sample_the_marker_and_the_jacobian():
@@ -94,13 +103,18 @@ def test_d_slider_moves_the_sample_the_marker_and_the_jacobian():
     got = check_table(at, d=1024)
     assert got["q·k"]["closed_form"] == 1024 and got["q·k"]["max_weight"] > 0.95
     for title in ("Variance of the scores", "Largest weight", "Entropy"):
-        assert chart(at, title)["layout"]["shapes"][0]["x0"] == 1024
-    assert series(chart(at, "Largest weight"), "q·k at your d")[0] == got["q·k"]["max_weight"]
+        assert canvas_chart(at, title)["mark"]["x"] == 1024
+    weight = canvas_chart(at, "Largest weight")
+    assert chart_x(weight, "q·k at your d") == [1024]
+    assert chart_values(weight, "q·k at your d")[0] == got["q·k"]["max_weight"]
     sample = scaling.sample_scores(1024, 8)
     jac = table(at, "J of softmax(q·k)")
     np.testing.assert_allclose(jac, scaling.softmax_jacobian(sample.weights_unscaled[0]))
     assert np.abs(jac).max() < 0.05  # the saturated row passes almost no gradient
-    assert "d = 1024" in chart(at, "The scores at")["layout"]["title"]["text"]
+    hist = canvas_chart(at, "The scores at d = 1024")  # every score counted once, in its bins
+    assert [sum(s["values"]) for s in hist["series"]] == [sample.scores.size] * 2
+    counts, _ = np.histogram(sample.scaled, bins=hist["x"]["edges"])
+    np.testing.assert_array_equal(chart_values(hist, "q·k / √d"), counts)
 
 
 def test_d_of_one_makes_both_columns_equal():
@@ -116,14 +130,14 @@ def test_keys_per_row_changes_the_rows_and_the_uniform_entropy():
     at.select_slider(key="why_scale_keys").set_value(32)
     rerun(at)
     check_table(at, n_keys=32)
-    fig = chart(at, "Entropy of a row")
-    assert f"ln 32 = {math.log(32):.2f}" in fig["layout"]["title"]["text"]
+    fig = canvas_chart(at, "Entropy of a row")
+    assert f"ln 32 = {math.log(32):.2f}" in fig["title"]
     sweep = scaling.scale_sweep(SWEEP_D, 32, seed=0)
     np.testing.assert_allclose(
-        series(fig, "q·k / √d, simulated"), sweep.column("entropy", scaled=True)
+        chart_values(fig, "q·k / √d, simulated"), sweep.column("entropy", scaled=True)
     )
     assert table(at, "J of softmax(q·k / √d)").shape == (32, 32)
-    assert len(series(chart(at, "Weights of query 0"), "softmax(q·k)")) == 32
+    assert len(chart_values(canvas_chart(at, "Weights of query 0"), "softmax(q·k)")) == 32
 
 
 def test_seed_draws_other_numbers():

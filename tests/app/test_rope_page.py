@@ -8,7 +8,7 @@ from attn_core.labs import rope
 from attn_core.pretrained import load_minilm, load_smollm
 from attn_ui.decoder_views import minilm_head
 from attn_ui.settings import DEFAULT_SENTENCE
-from tests.support.apptest import chart, load, rerun, series, table
+from tests.support.apptest import canvas_chart, chart_values, chart_x, load, rerun, table
 
 PAGE = "pages/64_RoPE.py"
 BASE = 100_000.0
@@ -31,7 +31,7 @@ def test_pairs_table_and_charts_equal_the_formula(loaded):
     np.testing.assert_allclose(pairs["angle at 10 (rad)"], 10 * BASE ** (-2 * i / 64))
     np.testing.assert_allclose(pairs["positions per turn"][0], 2 * np.pi)
     np.testing.assert_allclose(
-        series(chart(at, "Angle of each pair at m = 10"), None),
+        chart_values(canvas_chart(at, "Angle of each pair at m = 10"), "degrees"),
         np.degrees(10 * BASE ** (-2 * i / 64)) % 360,
     )
 
@@ -51,9 +51,11 @@ def test_shift_keeps_the_score_of_the_models_own_vectors(loaded, run):
     assert abs(float(shown["SmolLM2: difference"])) < 1e-9
     own = float(run.queries[0, 0, 11] @ run.keys[0, 0, 0])
     assert any(f"its q · k there is {own:.4f}" in m.value for m in at.markdown)
-    fig = chart(at, "Score against the distance m − n")
-    d = series(fig, "q_m · k_n", "x")
-    np.testing.assert_allclose(series(fig, "q_m · k_n"), rope.scores_by_distance(q, k, d, BASE))
+    fig = canvas_chart(at, "Score against the distance m − n")
+    d = chart_x(fig, "q_m · k_n")
+    np.testing.assert_allclose(
+        chart_values(fig, "q_m · k_n"), rope.scores_by_distance(q, k, d, BASE)
+    )
 
 
 def test_minilm_score_moves_with_the_shift(loaded):

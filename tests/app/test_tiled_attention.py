@@ -10,7 +10,15 @@ from attn_core.by_hand.tiles import hand_tiles
 from attn_core.by_hand.trace import hand_attention
 from attn_core.tiled import memory_bytes
 from attn_ui.by_hand.inputs import EXAMPLE
-from tests.support.apptest import chart, frame, load, rerun, series, table, type_sentence
+from tests.support.apptest import (
+    canvas_chart,
+    chart_values,
+    frame,
+    load,
+    rerun,
+    table,
+    type_sentence,
+)
 from tests.support.apptest import lesson as lesson_at
 from tests.support.hand_grids import exact_grid, grid
 
@@ -74,11 +82,11 @@ def test_memory_figures_are_the_core_sizes(loaded):
     for t_, full, tile in mem.itertuples(index=False):
         assert (full, tile) == memory_bytes(t_, 4, 4)
     assert 12 in set(mem["T"]) and 16_384 in set(mem["T"])
-    fig = chart(at, "Memory of one head's scores, block = 4")
-    np.testing.assert_array_equal(series(fig, "T × T scores"), mem["T × T scores (bytes)"])
-    distance = chart(at, "Distance from full attention")
+    fig = canvas_chart(at, "Memory of one head's scores, block = 4")
+    np.testing.assert_array_equal(chart_values(fig, "T × T scores"), mem["T × T scores (bytes)"])
+    distance = canvas_chart(at, "Distance from full attention")
     _, tiled = engine(4)
-    assert len(series(distance, "max |Z so far − Z|")) == len(tiled.steps) == 3
+    assert len(chart_values(distance, "max |Z so far − Z|")) == len(tiled.steps) == 3
 
 
 def test_stepping_to_the_last_block_gives_full_attention():

@@ -35,11 +35,9 @@ LOGS = ROOT / "artifacts" / "logs"
 # The anatomy's goals: the first figure's top within one 1400 x 900 screen, and within 1.25
 # screens of a 390 x 844 phone (the top does not depend on the window's height).
 FIRST_SCREEN = {1400: 900, 390: 1.25 * 844}
-# A live figure: a heatmap or chart canvas, a Plotly chart, or a grid of numbers (the by-hand
-# pages' givens); one the learner can see (not inside a closed expander).
-FIGURE = (
-    ".cg-root canvas, [data-testid=stPlotlyChart], [data-testid=stDataFrame], [data-testid=stTable]"
-)
+# A live figure: a heatmap or chart canvas, or a grid of numbers (the by-hand pages' givens);
+# one the learner can see (not inside a closed expander).
+FIGURE = ".cg-root canvas, [data-testid=stDataFrame], [data-testid=stTable]"
 SEEN = """e => e.getBoundingClientRect().height > 20 && e.checkVisibility()
     && !e.closest('details:not([open])')"""
 SHOWN = f"s => [...document.querySelectorAll(s)].some({SEEN})"
@@ -50,8 +48,8 @@ FIRST_TOP = f"""s => {{
     return first ? first.getBoundingClientRect().top + (main ? main.scrollTop : 0) : null;
 }}"""
 
-# What each heatmap and chart canvas says it drew (canvas_grid.js, canvas_chart.js), every
-# Plotly chart's smallest text, and the formulas wider than their box (they scroll sideways).
+# What each heatmap and chart canvas says it drew (canvas_grid.js, canvas_chart.js,
+# canvas_links.js), and the formulas wider than their box (they scroll sideways).
 DRAWN = """() => ({
     canvases: [...document.querySelectorAll('.cg-figure canvas, .cg-chart canvas')].map(c => ({
         title: c.getAttribute('aria-label'), minFontPx: Number(c.dataset.minFontPx),
@@ -59,9 +57,6 @@ DRAWN = """() => ({
         numberRoom: c.dataset.numberRoom ? Number(c.dataset.numberRoom) : null,
         minContrast: c.dataset.minContrast === '' ? null : Number(c.dataset.minContrast),
         labelPitch: c.dataset.labelPitch === '' ? null : Number(c.dataset.labelPitch) })),
-    plotlyMinPx: Math.min(...[...document.querySelectorAll('.js-plotly-plot svg text')]
-        .filter(t => t.textContent.trim())
-        .map(t => parseFloat(getComputedStyle(t).fontSize)), Infinity),
     wideFormulas: [...document.querySelectorAll('.katex-display')]
         .filter(k => k.scrollWidth > k.clientWidth + 1)
         .map(k => k.textContent.slice(0, 40)),
@@ -121,7 +116,6 @@ def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
             assert c["numberPx"] == 0 or c["numberPx"] >= MIN_FONT_PX, (p, c)
             assert c["numberRoom"] is None or c["numberRoom"] >= 0, (p, c)  # numbers fit
             assert c["labelPitch"] is None or c["labelPitch"] >= 1, (p, c)
-        assert s["plotlyMinPx"] >= MIN_FONT_PX, (p, s["plotlyMinPx"])
         assert not s["wideFormulas"], (p, s["wideFormulas"])  # whole, no sideways scroll
         assert not s["pageWiderThanScreen"], p
     for (width, p), s in survey.items():  # the menu's titles are whole, in the open group
@@ -226,3 +220,4 @@ def test_phone_home_lists_the_steps_in_lesson_order(browser, app_url):
         assert ys == sorted(ys) and len(set(ys)) == len(ys), ys
     finally:
         ctx.close()
+

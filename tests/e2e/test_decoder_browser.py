@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attn_ui.compute import kv_cache
-from tests.support.browser import heatmaps, open_page, shot, wait_chart, wait_idle
+from tests.support.browser import heatmaps, open_page, shot, wait_canvas_chart, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -50,8 +50,8 @@ def test_kv_cache_page_draws_its_charts(page, app_url):
     shows the same next token both ways."""
     open_page(page, app_url, "KV_cache", timeout_ms=FIRST_RUN)
     n = len(kv_cache.CONTEXTS)
-    wait_chart(page, "Memory of the KV cache", f"g._fullData[0].x.length === {n}")
-    wait_chart(page, "FLOPs to read one more token", f"g._fullData[1].x.length === {n}")
+    wait_canvas_chart(page, "Memory of the KV cache", f"c.x.values.length === {n}")
+    wait_canvas_chart(page, "FLOPs to read one more token", f"c.x.values.length === {n}")
     expect(page.get_by_text("The cache after your 22 tokens and the model's one")).to_be_visible()
     expect(page.get_by_text("both ways choose the same next token")).to_be_visible()
     shot(page, "decoder_kv_cache")
@@ -72,7 +72,7 @@ def test_decoder_pages_at_phone_width(browser, app_url, path):
             figs = heatmaps(pg)
             assert figs and all(0 < f["width"] <= 390 for f in figs)
         else:
-            wait_chart(pg, "Memory of the KV cache", "g._fullData[0].x.length > 0")
+            wait_canvas_chart(pg, "Memory of the KV cache", "c.x.values.length > 0")
         expect(pg.locator("[data-testid='stException']")).to_have_count(0)
         shot(pg, f"decoder_{path}_390")
     finally:

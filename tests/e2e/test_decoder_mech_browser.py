@@ -5,12 +5,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import (
-    chart,
     heatmap,
     heatmaps,
     open_page,
     shot,
-    wait_chart,
+    wait_canvas_chart,
     wait_idle,
     wait_plots_drawn,
 )
@@ -60,8 +59,8 @@ def test_grouped_query_draws_one_group_and_the_cache(sized, app_url):
     titles = [f["title"] for f in drawn(pg)]
     assert sum(t.startswith("L0 query head") for t in titles) == 3
     assert any(t.startswith("Which K/V head") for t in titles)
-    names = chart(pg, "KV cache (float32)", "g._fullData.map(t => t.name)")
-    assert names == ["MHA", "GQA", "MQA"]
+    cache = wait_canvas_chart(pg, "KV cache (float32)")
+    assert [s["name"] for s in cache["series"]] == ["MHA", "GQA", "MQA"]
     expect(pg.get_by_text("query head 4 reads it")).to_be_visible()
     shot(pg, f"decoder_gqa_{width}")
 
@@ -71,7 +70,7 @@ def test_rope_shift_to_the_end_keeps_smollms_score_not_minilms(sized, app_url):
     pg, width = sized
     open_page(pg, app_url, "RoPE")
     drawn(pg)
-    wait_chart(pg, "Score against the distance", "g._fullData[0].x.length === 97")
+    wait_canvas_chart(pg, "Score against the distance", "c.x.values.length === 97")
     slider = pg.get_by_role("slider", name="Shift s (both)")
     slider.focus()
     slider.press("End")

@@ -8,33 +8,12 @@ from tests.support.browser import (
     hover_cell,
     open_page,
     shot,
+    wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
 
 pytestmark = pytest.mark.e2e
-
-# The lines figure (Plotly; the heatmaps are canvases, tests.support.browser.heatmaps): its traces'
-# x, y, z as plain lists, trace types, y tick labels.
-FIGURE = """(t) => {
-    const is = {lines: g => ((g.layout.xaxis || {}).ticktext || [])[0] === 'queries'};
-    const gd = [...document.querySelectorAll('.js-plotly-plot')].find(g => is[t](g));
-    if (!gd) return null;
-    const plain = a => (a == null ? null : Array.from(a, r => (r && r.length !== undefined
-        && typeof r !== 'string') ? Array.from(r) : r));
-    return {ticks: gd.layout.yaxis.ticktext || null, types: gd._fullData.map(d => d.type),
-            data: gd._fullData.map(d => ({x: plain(d.x), y: plain(d.y), z: plain(d.z)}))};
-}"""
-
-
-def wait_figure(pg, title, condition: str = "true"):
-    """Wait until the figure exists and `condition` (JS over `fig`) holds; return it."""
-    pg.wait_for_function(
-        f"(t) => {{ const fig = ({FIGURE})(t); return fig !== null && ({condition}); }}",
-        arg=title,
-        timeout=90_000,  # a loaded machine runs the model and draws 72 heatmaps slowly
-    )
-    return pg.evaluate(FIGURE, title)
 
 
 def type_sentence(pg, sentence: str) -> None:
@@ -64,16 +43,22 @@ def test_repeated_word_gets_a_row_per_token(page, app_url):
 
 
 def test_picking_a_token_keeps_only_its_lines(page, app_url):
-    """Choosing "it" in 'Lines of' leaves only lines that start at the query "it"."""
+    """Choosing "it" in 'Lines of' leaves only lines that start at the query "it", each one of
+    its weights of 0.01 or more; the keys read its weights out."""
     open_page(page, app_url, "Model_explorer")
     page.get_by_role("combobox", name="Lines of").click()
     page.keyboard.type("11 it")
     page.keyboard.press("Enter")
     wait_idle(page)
-    only_it = "fig.data.slice(0, -2).every(d => d.y.every((y, i) => d.x[i] !== 0 || y === 11))"
-    lines = wait_figure(page, "lines", only_it)  # the last two traces: the token columns
-    starts = [y for d in lines["data"][:-2] for x, y in zip(d["x"], d["y"], strict=True) if x == 0]
-    assert starts and set(starts) == {11}
+    lines = wait_canvas_chart(page, "Layer 0, head 0: the lines of query 11")
+    t = len(lines["tokens"])
+    row = lines["weights"][11 * t : 12 * t]
+    assert lines["lines"] == [[11, j] for j in range(t) if row[j] >= 0.01]
+    canvas = page.locator(".cg-chart canvas[aria-label^='Layer 0, head 0: the lines']")
+    canvas.focus()
+    canvas.press("ArrowRight")
+    said = canvas.locator("xpath=..").locator(".cg-said")
+    expect(said).to_have_text(f"query 11: it, key 1: {lines['tokens'][1]}, weight: {row[1]:.3f}")
     shot(page, "explorer_lines_of_it")
 
 

@@ -4,7 +4,14 @@ scrubs and reads a typed sequence; both at 390 px."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import heatmap, open_page, shot, wait_heatmap, wait_idle
+from tests.support.browser import (
+    heatmap,
+    open_page,
+    shot,
+    wait_canvas_chart,
+    wait_heatmap,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -33,7 +40,8 @@ def test_train_a_head_trains_and_scrubs(page, app_url):
     wait_idle(page)
     trained = wait_heatmap(page, "A after 200 steps")
     assert trained["z"][3][2] > 0.9  # query 3 on key 2: the previous token
-    expect(page.locator(".js-plotly-plot").first).to_be_visible()
+    loss = wait_canvas_chart(page, "Loss and weight on the right key")
+    assert len(loss["series"][0]["values"]) == 200  # a loss per step
     slider = page.get_by_role("slider", name="Show the head after step")
     slider.focus()
     slider.press("Home")

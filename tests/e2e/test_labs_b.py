@@ -6,12 +6,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import (
-    chart,
+    canvas_chart,
     heatmap,
     open_page,
     press_slider,
     shot,
-    wait_chart,
+    wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
@@ -52,8 +52,8 @@ def test_cost_run_draws_the_measurement(page, app_url):
     page.get_by_role("button", name="Run the measurement").click()
     page.wait_for_selector("[data-testid=stMetric]", timeout=120_000)
     wait_idle(page, 120_000)
-    wait_chart(page, "Memory against T", "g._fullData[0].x.length === 5")
-    assert chart(page, "Memory against T", "g.layout.xaxis.tickvals") == [16, 32, 64, 128, 256]
+    memory = wait_canvas_chart(page, "Memory against T", "c.x.values.length === 5")
+    assert memory["x"]["ticks"] == [16, 32, 64, 128, 256]
     expect(page.get_by_text("slope 2.00").first).to_be_visible()  # the counted memory: exactly T^2
     shot(page, "labs_b_cost_measured")
 
@@ -61,11 +61,10 @@ def test_cost_run_draws_the_measurement(page, app_url):
 def test_block_layer_slider_moves_to_another_layer(page, app_url):
     """Moving the layer slider redraws the stage chart with that layer's numbers."""
     open_page(page, app_url, "Transformer_block")
-    axis = "standard deviation (log scale)"
-    y = "JSON.stringify(Array.from(g._fullData[0].y))"  # the first token's line
-    before = chart(page, axis, y)
+    title = "One line per token"
+    before = canvas_chart(page, title)["series"][0]["values"]  # the first token's line
     press_slider(page, "MiniLM layer", "ArrowRight")
     expect(page.get_by_role("heading", name="2. MiniLM layer 1, step by step")).to_be_visible()
-    wait_chart(page, axis, f"{y} !== {json.dumps(before)}")
+    wait_canvas_chart(page, title, "JSON.stringify(c.series[0].values) !== arg", json.dumps(before))
     expect(page.get_by_text("0.0e+00")).to_be_visible()  # our steps equal the model's output
     shot(page, "labs_b_block_layer1")

@@ -8,7 +8,7 @@ from tests.support.browser import (
     open_page,
     press_slider,
     shot,
-    wait_chart,
+    wait_canvas_chart,
     wait_heatmap,
 )
 
@@ -19,7 +19,7 @@ def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
     """From block 1 of 3 to block 3: the tile moves to keys 8-11, the difference fades."""
     open_page(page, app_url, "Tiled_attention?weights=random")
     assert heatmap(page, "Tile 1: S / √d_k + M")["shape"] == [12, 4]
-    wait_chart(page, "Memory of one head's scores", "g.data.length === 2")
+    wait_canvas_chart(page, "Memory of one head's scores", "c.series.length === 2")
     press_slider(page, "Blocks read so far", "ArrowRight", 2)
     tile = wait_heatmap(page, "Tile 3: S / √d_k + M", "f.shape[1] === 4")
     assert tile["cols"] == ["cat", "was", "tired", "."]  # keys 8 to 11

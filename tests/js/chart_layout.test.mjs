@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { chartLayout, legendRows, numberedBars, segmentAt, xPx, yPx }
+import { chartLayout, legendRows, numberedBars, segmentAt, spacedLabels, xPx, yPx }
   from "../../attn_ui/figures/js/chart_layout.js";
 import { FONT_PX, TURNED_FONT_PX, TURNED_GAP_PX } from "../../attn_ui/figures/js/sizes.js";
 import { tickText } from "../../attn_ui/figures/js/numbers.js";
@@ -91,4 +91,31 @@ test("the pointer's height picks a stacked share, up for positive and down for n
   assert.equal(segmentAt(c, L, 0, 5), 2); // above the stack: the sum
   assert.equal(segmentAt(c, L, 1, 60), 0); // -0.2: the negative share, below 0
   assert.equal(segmentAt(c, L, 1, 40), 1);
+});
+
+test("a plane keeps a unit as long across as up; a series kept out of the legend is", () => {
+  const c = { chart: "lines", title: "Pair 0", height: 300, equal: true, legend: true,
+              y: { range: [-1, 1] }, x: { title: "q_0", values: [], range: [-1, 1] },
+              series: [{ style: "curve", name: "circle", legend: false, values: [0], x: [1] },
+                       { style: "points", name: "q", values: [0.5], x: [0.5] }] };
+  const wide = chartLayout(measure, c, 1400), narrow = chartLayout(measure, c, 250);
+  assert.equal(wide.plotW, 300);
+  assert.equal(wide.plotH, 300);
+  assert.equal(narrow.plotW, narrow.plotH);
+  assert.ok(narrow.plotW < 250);
+  assert.deepEqual(wide.legend.flat().map(([s]) => s.name), ["q"]);
+});
+
+test("a series of its own x lands at its x; a histogram's bin at its middle", () => {
+  const c = { chart: "lines", x: { values: [0, 10] }, series: [{ values: [1, 2] }, { values: [3], x: [5] }] };
+  const L = { left: 0, plotW: 100, xa: { lo: 0, hi: 10, t: (v) => v } };
+  assert.equal(xPx(c, L, 1), 100);
+  assert.equal(xPx(c, L, 0, 1), 50);
+  assert.equal(xPx({ chart: "histogram", x: { edges: [0, 2, 10] } }, L, 1), 60);
+});
+
+test("point labels are drawn only where they overlap none drawn before them", () => {
+  const box = (x, y) => ({ x, y, w: 10, h: 12 });
+  assert.deepEqual(spacedLabels([box(0, 0), box(5, 5), box(10, 0), box(12, 30), box(0, 11)]),
+                   [true, false, true, true, false]);
 });

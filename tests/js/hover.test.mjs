@@ -40,3 +40,23 @@ test("a masked value reads −∞; a line chart's x and values keep their digits
                   series: [{ name: "std", values: [Math.PI] }] };
   assert.equal(chartText(lines, 0, -1), "d_k = 0.3\nstd: 3.142");
 });
+
+test("a histogram's bin reads its ends and each series' count", () => {
+  const h = { chart: "histogram", x: { title: "score", edges: [-1, 0.5, 2] },
+              series: [{ name: "q·k", values: [12, 3] }, { name: "q·k / √d", values: [40, 0] }] };
+  assert.equal(chartText(h, 0, -1), "score from -1 to 0.5\nq·k: 12\nq·k / √d: 40");
+});
+
+test("an error bar reads ±; a series of its own x reads its own x", () => {
+  const c = { chart: "lines", x: { title: "d", values: [1, 4] },
+              series: [{ name: "var", values: [1, 4.1234], error: [0.1, 0.25] },
+                       { name: "at your d", values: [3.5], x: [3] }] };
+  assert.equal(chartText(c, 1, 0), "d = 4\nvar: 4.123 ± 0.25");
+  assert.equal(chartText(c, 0, 1), "d = 3\nat your d: 3.5");
+});
+
+test("a point of a plane reads its series, its label, x and y", () => {
+  const p = { chart: "lines", equal: true, pointTitle: "position", x: { title: "q_0", values: [] },
+              y: { title: "q_1" }, series: [{ name: "q", values: [-0.25], x: [0.123456], text: ["3"] }] };
+  assert.equal(chartText(p, 0, 0), "q\nposition 3\nq_0 = 0.1235\nq_1 = -0.25");
+});

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { decode, fixed, short, sig, tickText, unit } from "../../attn_ui/figures/js/numbers.js";
+import { axisText, decode, fixed, short, sig, tickText, unit } from "../../attn_ui/figures/js/numbers.js";
 
 test("decode reads heatmap.py's base64 float64 (little-endian), -inf included", () => {
   // heatmap.encode(np.array([[1.5, -np.inf], [0.0, -2.25]]))
@@ -36,4 +36,12 @@ test("short, sig and tickText keep 2, 4 and 6 significant digits, no float noise
   assert.equal(sig(0.000123456), "0.0001235");
   assert.equal(tickText(0.1 + 0.2), "0.3");
   assert.equal(tickText(1e6), "1000000");
+});
+
+test("a log axis writes 10⁴ and beyond as a power of 10; other ticks as they are", () => {
+  assert.equal(axisText(10000000, true), "10⁷");
+  assert.equal(axisText(1e-16, true), "10⁻¹⁶");
+  assert.equal(axisText(1000, true), "1000");
+  assert.equal(axisText(4096, true), "4096"); // not a power of 10
+  assert.equal(axisText(10000000, false), "10000000"); // a linear axis: as tickText
 });

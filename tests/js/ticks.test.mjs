@@ -89,3 +89,46 @@ test("xAxis: a linear axis gets nice ticks inside the values and a little room",
   assert.equal(log.t(1000), 3);
   assert.ok(log.lo < 1 && log.hi > 3);
 });
+
+test("a line chart's value axis holds every series, whatever its length, and its error bars", () => {
+  const c = { chart: "lines", series: [{ values: [1, 2, 3] }, { values: [5], error: [2] },
+                                       { values: [null, -1] }] };
+  assert.deepEqual(stackEnds(c), [-1, 7]);
+  const log = { chart: "lines", y: { log: true },
+                series: [{ values: [1, 50], error: [2, 100] }] }; // 1 - 2 has no place: cut
+  const [lo, hi] = valueAxis(log);
+  assert.deepEqual([lo, hi], [1, 1000]);
+});
+
+test("a histogram's axis starts at 0 and its x axis spans its edges exactly", () => {
+  const c = { chart: "histogram", y: {}, x: { edges: [-2, 0, 2] }, series: [{ values: [3, 7] }] };
+  assert.equal(valueAxis(c)[0], 0);
+  const a = xAxis(c);
+  assert.deepEqual([a.lo, a.hi], [-2, 2]);
+});
+
+test("xAxis takes in series of their own x and the learner's mark; a range is kept", () => {
+  const c = { x: { values: [1, 2] }, series: [{ x: [0, 8] }], mark: { x: 10 } };
+  const a = xAxis(c);
+  assert.ok(a.lo < 0 && a.hi > 10);
+  assert.deepEqual(a.ticks, [0, 2, 4, 6, 8, 10]);
+  const r = xAxis({ x: { values: [], range: [-1.3, 1.3] }, series: [{ x: [0.5] }] });
+  assert.deepEqual([r.lo, r.hi], [-1.3, 1.3]);
+  assert.deepEqual(r.ticks.map(tickText), ["-1", "0", "1"]);
+});
+
+test("a line chart counting up from 0 starts its axis at 0 and ends it on a tick", () => {
+  const c = { chart: "lines", y: { zero: true }, series: [{ values: [0.31, 0.97] }] };
+  const [lo, hi, ticks] = valueAxis(c);
+  assert.equal(lo, 0);
+  assert.equal(hi, ticks.at(-1));
+  assert.ok(hi >= 0.97 * 1.05 - 1e-12);
+  assert.ok(valueAxis({ ...c, y: {} })[0] > 0); // else it hugs the values
+});
+
+test("a line chart of values that are never negative has no negative ticks", () => {
+  const c = { chart: "lines", y: {}, series: [{ values: [0, 100, 380] }] };
+  const [lo, , ticks] = valueAxis(c);
+  assert.equal(lo, 0);
+  assert.ok(ticks.every((v) => v >= 0));
+});

@@ -1,11 +1,11 @@
 """AppTest helpers: run a page headless through the entry point, and read its numbers.
 
-AppTest sees Plotly charts as unknown elements, so figures are read as their JSON specs.
+AppTest cannot draw the canvas component, so figures are read as the JSON it is sent: each
+heatmap's matrix, each chart's x and values (attn_ui/figures/chart.py).
 """
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
@@ -125,37 +125,9 @@ def numeric_tables(at: AppTest, *, skip=()) -> list[np.ndarray]:
 # --- figures ------------------------------------------------------------------------------
 
 
-def figures(at: AppTest) -> list[dict]:
-    """The Plotly figures on the page (the labs' lines, bars), as dicts (AppTest cannot draw
-    them); the step pages' charts are `canvas_charts`."""
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def chart(at: AppTest, title_part: str) -> dict:
-    """The Plotly figure (as a dict) whose title contains `title_part`."""
-    found = [f for f in figures(at) if title_part in f["layout"].get("title", {}).get("text", "")]
-    assert found, f"no chart titled {title_part!r}"
-    return found[0]
-
-
-def values(v) -> np.ndarray:
-    """A Plotly data array: a plain list, or a typed array {"dtype", "bdata"} (Plotly 6+)."""
-    if isinstance(v, dict) and "bdata" in v:
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-    return np.asarray(v, dtype=float)
-
-
-def series(fig: dict, name: str, axis: str = "y") -> np.ndarray:
-    """The `axis` numbers of the trace called `name`."""
-    for trace in fig["data"]:
-        if trace.get("name") == name:
-            return values(trace[axis])
-    raise AssertionError(f"no trace {name!r}; have {[t.get('name') for t in fig['data']]}")
-
-
 def canvas_charts(at: AppTest) -> list[dict]:
-    """Every canvas chart on the page (bars, lines: attn_ui/figures/chart.py), in page order,
-    as the browser component is sent it."""
+    """Every chart on the page (bars, lines, histograms, planes, a head's lines:
+    attn_ui/figures/chart.py), in page order, as the browser component is sent it."""
     return [
         item
         for component in canvas_grids(at)
@@ -181,6 +153,14 @@ def chart_values(c: dict, name: str) -> np.ndarray:
     raise AssertionError(f"no series {name!r}; have {[s['name'] for s in c['series']]}")
 
 
+def chart_x(c: dict, name: str) -> np.ndarray:
+    """The x values of the canvas chart's series called `name`: its own, else the chart's."""
+    for s in c["series"]:
+        if s["name"] == name:
+            return np.asarray(s.get("x", c["x"]["values"]), dtype=float)
+    raise AssertionError(f"no series {name!r}; have {[s['name'] for s in c['series']]}")
+
+
 def heatmaps(at: AppTest) -> list[dict]:
     """Every heatmap on the page in page order, as the canvas component is sent it
     (attn_ui.figures.heatmap.figure), with its matrix decoded as the browser decodes it
@@ -188,7 +168,7 @@ def heatmaps(at: AppTest) -> list[dict]:
     out = []
     for component in canvas_grids(at):
         for section in json.loads(component.proto.json)["sections"]:
-            figs = [it for it in section["items"] if "z" in it]
+            figs = [it for it in section["items"] if "z" in it]  # not a chart
             out += [f | {"m": decode(f["z"], f["shape"])} for f in figs]
     return out
 

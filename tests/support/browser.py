@@ -1,5 +1,6 @@
 """Headless Chromium against the app: its flags, waiting on the app's state (never on fixed waits),
-reading the Plotly figures as drawn, and screenshots for a person to look at."""
+reading the canvas figures (heatmaps and charts) as drawn, and screenshots for a person to look
+at."""
 
 from __future__ import annotations
 
@@ -71,22 +72,15 @@ def shot(pg: Page, name: str) -> Path:
 
 
 def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
-    """Every Plotly chart on the page is drawn and idle: its figure is laid out, no redraw is
-    under way (Plotly's automargin redraws inside one) and no asynchronous step is pending;
-    and every heatmap component has drawn its canvases.
-
-    Charts load lazily: Streamlit shows a box before Plotly draws into it."""
+    """Every figure component on the page has drawn its canvases (heatmaps and charts alike:
+    attn_ui/figures/canvas_grid.js counts its drawings on its root)."""
     pg.wait_for_function(
         """() => {
-            const boxes = document.querySelectorAll('[data-testid=stPlotlyChart]');
-            const done = [...document.querySelectorAll('.js-plotly-plot')].filter(g =>
-                g.querySelector('.main-svg') && g._fullLayout && g._fullLayout._size
-                && !g._fullLayout._replotting && !(g._promises && g._promises.length));
             const grids = [...document.querySelectorAll('[data-testid=stBidiComponentRegular]')]
                 // hidden ones: attn_ui/page_style.py, attn_ui/path/progress.py
                 .filter(e => !e.closest('.st-key-attn_page, .st-key-attn_progress_cookie'));
             const canvases = document.querySelectorAll('.cg-root[data-drawn]');
-            return done.length >= boxes.length && canvases.length >= grids.length;
+            return canvases.length >= grids.length;
         }""",
         timeout=timeout_ms,
     )
@@ -165,27 +159,6 @@ def names_its_address(title: str, name: str) -> bool:
     return re.match(re.escape(words) + r"\b", lead) is not None
 
 
-# The Plotly figure whose title contains `t` (tags stripped), or whose y axis is titled `t`.
-FIND = """(t) => [...document.querySelectorAll('.js-plotly-plot')].find(g => {
-    const title = ((g.layout.title || {}).text || '').replace(/<[^>]*>/g, '');
-    return title.includes(t) || ((g.layout.yaxis || {}).title || {}).text === t;
-})"""
-
-
-def chart(pg: Page, title: str, path: str):
-    """`path` (a JS expression on the figure `g`) of the chart found by `title` (FIND)."""
-    return pg.evaluate(f"(t) => {{ const g = ({FIND})(t); return g && {path}; }}", title)
-
-
-def wait_chart(pg: Page, title: str, condition: str, arg=None, timeout_ms: int = 30_000) -> None:
-    """Wait until `condition` (JS on the figure `g` and `arg`) holds for the chart of `title`."""
-    pg.wait_for_function(
-        f"([t, arg]) => {{ const g = ({FIND})(t); return Boolean(g && ({condition})); }}",
-        arg=[title, arg],
-        timeout=timeout_ms,
-    )
-
-
 # --- heatmaps (the canvas component) ---------------------------------------------------
 
 # Every heatmap on the page (attn_ui/figures/canvas_grid.js keeps what it drew on each
@@ -235,11 +208,14 @@ def wait_heatmap(pg: Page, title_start: str, condition: str = "true", arg=None) 
 # --- charts (the same component: attn_ui/figures/canvas_chart.js) -----------------------
 
 # The canvas chart whose title starts with `t`, as its box keeps it (what chart.py sent: title,
-# x, y, series with their values, null for masked, mark), once drawn: its canvas has its size.
+# x, y, series with their values, null for masked, mark; a head's lines: its tokens, query and
+# decoded weights, and under `lines` the [query, key] pairs it drew), once drawn.
 FIND_CHART = """(t) => {
     const box = [...document.querySelectorAll('.cg-chart')].find(b => b.chart.title.startsWith(t));
     const c = box && box.querySelector('canvas');
-    return c && c.dataset.chart && box.layout ? box.chart : null;
+    if (!(c && c.dataset.chart && box.layout)) return null;
+    const lines = box.layout.lines ? { lines: box.layout.lines.map(([i, j]) => [i, j]) } : {};
+    return { ...box.chart, weights: box.chart.weights && Array.from(box.chart.weights), ...lines };
 }"""
 
 

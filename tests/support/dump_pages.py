@@ -4,8 +4,7 @@ Made for the layout redesign (issue "The house"): run it before moving code and 
 the two dumps must be byte-identical. It drives each page through AppTest (the entry
 point, as a browser does), opens every lazy table, walks the overview's "Matrix" choice,
 and writes, per page and setting, every table, every figure's numbers (each heatmap's
-matrix in page order, whichever renderer draws it; other charts' traces) and every code
-block.
+matrix and each chart's x, values and error bars, in page order) and every code block.
 
 Numbers are written to 8 significant digits, far finer than any page prints (2 to 4
 decimals), so that a reordering of a floating-point sum (a last-bit change) cannot show,
@@ -63,63 +62,48 @@ def matrix_lines(m) -> list[str]:
     return [row_text(r) for r in m.reshape(m.shape[0], -1).tolist()]
 
 
-def decode_plotly(v):
-    """A Plotly data array: a list, or a typed array {"dtype", "bdata", "shape"?}."""
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        if "shape" in v:
-            a = a.reshape([int(n) for n in str(v["shape"]).split(",")])
-        return a
-    return v
-
-
-def numeric(v) -> np.ndarray | None:
-    v = decode_plotly(v)
-    try:
-        a = np.asarray(v, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    return a if a.size else None
-
-
 def heatmap_lines(z: np.ndarray) -> list[str]:
-    """One matrix, whichever renderer draws it (a Plotly trace or a canvas figure)."""
+    """One matrix: a heatmap, or a head's weights drawn as lines."""
     out = [f"heatmap {' × '.join(str(n) for n in z.shape)}"]
     return out + ["  " + line for line in matrix_lines(z)]
 
 
-def plotly_lines(spec: str) -> list[str]:
-    """A Plotly figure's numbers: each heatmap's matrix, each other trace's x, y, values."""
-    out: list[str] = []
-    for trace in json.loads(spec).get("data", []):
-        kind = trace.get("type", "scatter")
-        if kind == "heatmap":
-            z = numeric(trace.get("z"))
-            # a Plotly heatmap was sent NaN for a masked cell: that cell holds -inf
-            out += heatmap_lines(np.where(np.isnan(z), -np.inf, z)) if z is not None else []
-            continue
-        out.append(f"{kind} {trace.get('name', '')}")
-        for axis in ("x", "y", "z", "values"):
-            a = numeric(trace.get(axis)) if axis in trace else None
-            if a is not None:
-                out.append(f"  {axis}: " + row_text(a.ravel().tolist()))
+def chart_lines(item: dict) -> list[str]:
+    """A canvas chart's numbers (attn_ui/figures/chart.py): its x (shared, a series' own, a
+    histogram's bin edges), each series' values (null: a masked value, -inf) and error bars;
+    a head's lines: the query they start from, the floor and the weights."""
+    out = [f"{item['chart']} {item['title']}"]
+    if item["chart"] == "links":
+        raw = base64.b64decode(item["weights"])
+        n = len(item["tokens"])
+        out.append(f"  query: {item['query']}, floor: {fmt(item['floor'])}")
+        weights = np.frombuffer(raw, dtype="<f8").reshape(n, n)
+        return out + ["  " + line for line in heatmap_lines(weights)]
+    if item["x"].get("values"):
+        out.append("  x: " + row_text(item["x"]["values"]))
+    if "edges" in item["x"]:
+        out.append("  edges: " + row_text(item["x"]["edges"]))
+    for s in item["series"]:
+        v = [float("-inf") if x is None else x for x in s["values"]]
+        out.append(f"  {s['name']}: " + row_text(v))
+        if "x" in s:
+            out.append("    x: " + row_text(s["x"]))
+        if "error" in s:
+            out.append("    ±: " + row_text(s["error"]))
     return out
 
 
 def canvas_lines(payload: str) -> list[str]:
     """The canvas component's figures (attn_ui/figures/canvas_grid.py): float64 matrices,
-    base64, and charts' series."""
+    base64, and charts (`chart_lines`)."""
     out: list[str] = []
     for sec in json.loads(payload).get("sections", []):
         for item in sec.get("items", []):
             if "z" in item:
                 raw = base64.b64decode(item["z"])
                 out += heatmap_lines(np.frombuffer(raw, dtype="<f8").reshape(item["shape"]))
-            elif "chart" in item:  # attn_ui/figures/chart.py; null: a masked value
-                out.append(f"{item['chart']} {item['title']}")
-                for s in item["series"]:
-                    v = [float("-inf") if x is None else x for x in s["values"]]
-                    out.append(f"  {s['name']}: " + row_text(v))
+            elif "chart" in item:
+                out += chart_lines(item)
     return out
 
 
@@ -152,8 +136,6 @@ def elements(at: AppTest) -> list[str]:
         if kind in ("dataframe", "table"):
             out.append(f"{kind}")
             out += ["  " + line for line in frame_lines(node.value)]
-        elif kind == "plotly_chart":
-            out += plotly_lines(node.proto.spec)
         elif kind == "bidi_component" and node.proto.component_name.endswith("canvas_grid"):
             out += canvas_lines(node.proto.json)
         elif kind == "code":

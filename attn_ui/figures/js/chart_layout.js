@@ -1,9 +1,9 @@
-// Where everything of a bar or line chart goes (the pixel rules: canvas_chart.js), and where
-// a value lands on it. `measure(text, px)` is the width of text in px-sized type of the
-// chart's font (canvas.js `measurer`; the tests give their own), so nothing here needs a
+// Where everything of a bar, line or histogram chart goes (the pixel rules: canvas_chart.js),
+// and where a value lands on it. `measure(text, px)` is the width of text in px-sized type of
+// the chart's font (canvas.js `measurer`; the tests give their own), so nothing here needs a
 // canvas.
 
-import { tickText } from "./numbers.js";
+import { axisText } from "./numbers.js";
 import { FONT_PX, TITLE_LINE_PX, TITLE_PX, TURNED_FONT_PX, TURNED_GAP_PX } from "./sizes.js";
 import { wrap } from "./text.js";
 import { valueAxis, xAxis } from "./ticks.js";
@@ -30,9 +30,10 @@ export function chartLayout(measure, c, width) {
   const titleLines = wrap((s) => measure(s, TITLE_PX), c.title, Math.max(60, width - 40));
   const textWidth = (s) => measure(s, FONT_PX);
   const [ylo, yhi, yticks] = valueAxis(c);
-  const tickW = Math.max(...yticks.map((v) => textWidth(tickText(v))), 10);
+  const tickW = Math.max(...yticks.map((v) => textWidth(axisText(v, c.y.log))), 10);
   const left = FONT_PX + 8 + tickW + 8, right = 12;
-  const plotW = Math.max(40, width - left - right), plotH = c.height;
+  let plotW = Math.max(40, width - left - right), plotH = c.height;
+  if (c.equal) plotW = plotH = Math.min(plotW, plotH); // an x-y plane: a unit is as long both ways
   const top = titleLines.length * TITLE_LINE_PX + 12;
   const L = { titleLines, left, top, plotW, plotH, ylo, yhi, yticks, width };
   if (c.chart === "bars") {
@@ -44,9 +45,11 @@ export function chartLayout(measure, c, width) {
                        every: upright ? 1 : Math.max(1, Math.ceil(Math.max(TURNED_GAP_PX, px) / band)),
                        labelH: upright ? FONT_PX + 8 : widest + 10 });
   } else {
-    Object.assign(L, { n: c.x.values.length, xa: xAxis(c), upright: true, labelH: FONT_PX + 8 });
+    const n = c.chart === "histogram" ? c.x.edges.length - 1 : c.x.values.length;
+    Object.assign(L, { n, xa: xAxis(c), upright: true, labelH: FONT_PX + 8 });
   }
-  L.legend = legendRows(textWidth, c.legend ? c.series : [], width - left);
+  const named = c.legend ? c.series.filter((s) => s.legend !== false) : [];
+  L.legend = legendRows(textWidth, named, width - left);
   L.xTitleY = top + plotH + L.labelH + FONT_PX / 2 + 2;
   L.legendY = L.xTitleY + FONT_PX / 2 + 10;
   L.height = L.legendY + L.legend.length * LEGEND_ROW_PX + 4;
@@ -59,11 +62,34 @@ export function yPx(c, L, v) {
   return L.top + L.plotH * (1 - f);
 }
 
-export function xPx(c, L, i) {
-  // the centre of position i: a bar's band, or a line's x value
+export function alone(c) {
+  // whether each series is read on its own: a line chart whose series have their own x
+  return c.chart === "lines" && c.series.some((s) => s.x);
+}
+
+export function count(c, s) {
+  // how many positions series s has (s = -1: the positions the series share)
+  if (c.chart === "bars") return c.x.labels.length;
+  if (c.chart === "histogram") return c.x.edges.length - 1;
+  return seriesX(c, s).length;
+}
+
+export function seriesX(c, s) {
+  // the x values of series s: its own (a line chart's fit, mark or path), else the chart's
+  return (s >= 0 && c.series[s].x) || c.x.values;
+}
+
+export function xValuePx(L, v) {
+  // where the number v lands on a numeric x axis (lines, histograms)
+  const a = L.xa;
+  return L.left + (L.plotW * (a.t(v) - a.lo)) / (a.hi - a.lo);
+}
+
+export function xPx(c, L, i, s = -1) {
+  // the centre of position i: a bar's band, a bin's middle, or series s's x value
   if (c.chart === "bars") return L.left + (i + 0.5) * L.band;
-  const a = L.xa, v = a.t(c.x.values[i]);
-  return L.left + (L.plotW * (v - a.lo)) / (a.hi - a.lo);
+  if (c.chart === "histogram") return (xValuePx(L, c.x.edges[i]) + xValuePx(L, c.x.edges[i + 1])) / 2;
+  return xValuePx(L, seriesX(c, s)[i]);
 }
 
 export function numberedBars(textWidth, c, bars, w) {
@@ -86,4 +112,16 @@ export function segmentAt(c, L, i, y) {
     if (y >= a && y <= b) return k;
   }
   return c.series.length - 1;
+}
+
+export function spacedLabels(boxes) {
+  // which of the point labels (boxes {x, y, w, h}, in drawing order) to draw: each one that
+  // overlaps none drawn before it (the hover and the keys still name every point)
+  const drawn = [];
+  return boxes.map((b) => {
+    const free = drawn.every((d) => b.x >= d.x + d.w || d.x >= b.x + b.w
+                                    || b.y >= d.y + d.h || d.y >= b.y + b.h);
+    if (free) drawn.push(b);
+    return free;
+  });
 }

@@ -1,5 +1,6 @@
 // What the hover box and the live region say of a heatmap's cell or a chart's value.
 
+import { alone, seriesX } from "./chart_layout.js";
 import { fixed, sig, tickText } from "./numbers.js";
 
 export function hoverText(f, i, j) {
@@ -12,17 +13,40 @@ export function hoverText(f, i, j) {
   return lines.join("\n");
 }
 
-export function valueText(c, v) {
+export function valueText(c, v, error = null) {
   if (v === null) return "−∞ (masked)";
-  return c.chart === "lines" ? sig(v) : fixed(v, c.decimals);
+  const text = c.chart === "bars" ? fixed(v, c.decimals) : c.chart === "histogram" ? String(v) : sig(v);
+  return error === null ? text : `${text} ± ${sig(error)}`;
+}
+
+function head(c, i) {
+  // what position i is: a bar's label, a bin's ends, or the x of a line chart
+  if (c.chart === "bars") return `${c.x.title} ${i}: ${c.x.labels[i]}`;
+  if (c.chart === "histogram") {
+    return `${c.x.title} from ${tickText(c.x.edges[i])} to ${tickText(c.x.edges[i + 1])}`;
+  }
+  return `${c.x.title} = ${tickText(c.x.values[i])}`;
+}
+
+function pointText(c, i, s) {
+  // one point of a series read on its own: its x and value, or in a plane its x and y
+  const se = c.series[s], x = seriesX(c, s)[i];
+  const label = se.text ? [`${c.pointTitle || "point"} ${se.text[i]}`] : [];
+  if (c.equal) {
+    return [se.name, ...label, `${c.x.title} = ${sig(x)}`, `${c.y.title} = ${valueText(c, se.values[i])}`]
+      .join("\n");
+  }
+  const error = se.error ? se.error[i] : null;
+  return [`${c.x.title} = ${tickText(x)}`, ...label, `${se.name}: ${valueText(c, se.values[i], error)}`]
+    .join("\n");
 }
 
 export function chartText(c, i, s) {
   // what the hover box and the live region say of position i: series s, or all (s = -1)
-  const head = c.chart === "bars" ? `${c.x.title} ${i}: ${c.x.labels[i]}`
-                                  : `${c.x.title} = ${tickText(c.x.values[i])}`;
+  if (alone(c)) return pointText(c, i, s);
   const which = s >= 0 ? [c.series[s]] : c.series;
   const last = c.series.length - 1;
   if (c.stacked && s >= 0 && s !== last) which.push(c.series[last]); // a share, and the sum
-  return [head, ...which.map((se) => `${se.name}: ${valueText(c, se.values[i])}`)].join("\n");
+  const said = which.map((se) => `${se.name}: ${valueText(c, se.values[i], se.error ? se.error[i] : null)}`);
+  return [head(c, i), ...said].join("\n");
 }

@@ -31,3 +31,13 @@ export function sig(v) {
 export function tickText(v) {
   return Number(v.toPrecision(6)).toString(); // 0.30000000000000004 -> "0.3"
 }
+
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+
+export function axisText(v, log) {
+  // an axis tick: on a log axis a power of 10 from 10⁴ up (10⁻⁴ down) is written as one, so
+  // that "10000000" does not crowd the axis; anything else as tickText
+  const k = Math.round(Math.log10(Math.abs(v)));
+  if (!log || Math.abs(k) < 4 || Math.abs(v - 10 ** k) > 1e-9 * 10 ** k) return tickText(v);
+  return `10${k < 0 ? "⁻" : ""}${[...String(Math.abs(k))].map((d) => SUPERSCRIPT[d]).join("")}`;
+}

@@ -20,7 +20,13 @@ export function niceStep(span, n) {
 
 export function stackEnds(c) {
   // each position's lowest and highest point: bars stacked (positive shares up, negative
-  // down) or side by side, and the other series' points
+  // down) or side by side, and the other series' points with their error bars; a line
+  // chart's series may each have an x (and a length) of their own
+  if (c.chart === "lines" || c.chart === "histogram") {
+    const ends = c.series.flatMap((s) => s.values.flatMap((v, i) => (v === null ? []
+      : s.error ? [v - s.error[i], v + s.error[i]] : [v])));
+    return ends.length ? [Math.min(...ends), Math.max(...ends)] : [Infinity, -Infinity];
+  }
   const n = c.series[0].values.length, lo = Array(n).fill(Infinity), hi = Array(n).fill(-Infinity);
   for (let i = 0; i < n; i++) {
     let up = 0, down = 0;
@@ -39,7 +45,9 @@ export function stackEnds(c) {
 export function valueAxis(c) {
   // [low, high, ticks] of the value axis
   if (c.y.log) {
-    const values = c.series.flatMap((s) => s.values.filter((v) => v !== null && v > 0));
+    // the values and the ends of their error bars; an error bar's end at or below 0 is cut
+    const values = c.series.flatMap((s) => s.values.flatMap((v, i) => (v === null ? []
+      : s.error ? [v - s.error[i], v, v + s.error[i]] : [v]))).filter((v) => v > 0);
     const [a, b] = c.y.range || [Math.min(...values), Math.max(...values)];
     const lo = Math.floor(Math.log10(a)), hi = Math.max(lo + 1, Math.ceil(Math.log10(b)));
     const every = Math.ceil((hi - lo + 1) / (CHART_TICKS + 2));
@@ -52,11 +60,14 @@ export function valueAxis(c) {
   else {
     [lo, hi] = stackEnds(c);
     if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
-    if (c.chart === "bars") { lo = Math.min(lo, 0); hi = Math.max(hi, 0); } // bars start at 0
+    // bars start at 0, and so do lines whose y counts up from 0 (a weight, a norm)
+    const fromZero = c.chart !== "lines" || c.y.zero;
+    if (fromZero) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
     if (hi - lo < 1e-12) { lo -= 0.5; hi += 0.5; }
     const room = (hi - lo) * (c.series.some((s) => s.text) ? 0.15 : 0.05); // for bar numbers
-    if (hi > 0 || c.chart === "lines") hi += room;
-    if (lo < 0 || c.chart === "lines") lo -= room;
+    if (hi > 0 || !fromZero) hi += room;
+    // room below too, but never below 0 for values that are never negative
+    if (lo < 0 || !fromZero) lo = lo >= 0 ? Math.max(0, lo - room) : lo - room;
   }
   const step = niceStep(hi - lo, CHART_TICKS);
   if (!c.y.range) { lo = Math.floor(lo / step + 1e-9) * step; hi = Math.ceil(hi / step - 1e-9) * step; }
@@ -68,15 +79,27 @@ export function valueAxis(c) {
 }
 
 export function xAxis(c) {
-  // lines: [low, high] of the x values (log10 on a log axis) with a little room, and ticks
+  // a numeric x axis (lines, histograms): [low, high] of the x values (log10 on a log axis)
+  // with a little room, or the chart's range, and ticks; the learner's mark is inside
   const t = (v) => (c.x.log ? Math.log10(v) : v);
-  const xs = c.x.values.map(t), a = Math.min(...xs), b = Math.max(...xs);
-  const room = (b - a || 1) * 0.03;
+  let a, b, room;
+  if (c.x.range) {
+    [a, b] = c.x.range.map(t);
+    room = 0;
+  } else {
+    const own = (c.series || []).flatMap((s) => s.x || []);
+    const xs = [...(c.x.edges || c.x.values), ...own, ...(c.mark ? [c.mark.x] : [])].map(t);
+    a = Math.min(...xs);
+    b = Math.max(...xs);
+    room = c.x.edges ? 0 : (b - a || 1) * 0.03; // a histogram's bars reach its edges
+  }
   let ticks = c.x.ticks;
   if (!ticks) {
     const step = niceStep(b - a || 1, CHART_TICKS); // a linear axis (chart.py ticks a log one)
     ticks = [];
-    for (let v = Math.ceil(a / step) * step; v <= b + 1e-9; v += step) ticks.push(v);
+    for (let v = Math.ceil(a / step - 1e-9) * step; v <= b + step * 1e-9; v += step) {
+      ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    }
   }
   return { lo: a - room, hi: b + room, t, ticks };
 }
