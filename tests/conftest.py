@@ -1,6 +1,9 @@
-"""One app server for the whole session, shared by the browser tests and the fault tests."""
+"""One app server for the whole session, shared by the browser tests and the fault tests;
+the suite's split over pytest-xdist workers (`-n auto --dist loadfile`, pyproject.toml)."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -16,3 +19,20 @@ def app_url():
     LOGS.mkdir(parents=True, exist_ok=True)
     with serving(log_dir=LOGS) as (url, _):
         yield url
+
+
+# The longest file: the survey opens every page at two widths (and the deep-link cases read
+# its first visits). It is scheduled first, so the other workers share out the rest meanwhile.
+FIRST = "tests/e2e/test_accessibility.py"
+MAX_WORKERS = 4  # each worker starts its own app server and browser: about 1.5 GB
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker per core, at most MAX_WORKERS."""
+    return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+
+
+def pytest_collection_modifyitems(config, items):
+    """`--dist loadfile` hands each file to one worker (its module fixtures are computed
+    once) in this order: the longest file first."""
+    items.sort(key=lambda i: i.nodeid.split("::")[0] != FIRST)  # stable: the rest keep theirs

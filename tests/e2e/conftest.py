@@ -28,13 +28,3 @@ def page(browser):
     pg = ctx.new_page()
     yield pg
     ctx.close()
-
-
-def pytest_collection_modifyitems(items):
-    """The deep-link cases last: most pages are opened by URL in the tests before them, and
-    open_page records those first visits (tests/support/browser.py), so they are not opened
-    twice."""
-    deep = [
-        i for i in items if getattr(i, "originalname", "") == "test_deep_link_opens_the_page_itself"
-    ]
-    items[:] = [i for i in items if i not in deep] + deep

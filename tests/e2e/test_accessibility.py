@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from attn_ui.compute import lesson_run
 from attn_ui.registry import PAGES, in_group
 from attn_ui.settings import LessonSettings
-from tests.support.browser import ROOT, open_page, url_path
+from tests.support.browser import FIRST_VISITS, ROOT, names_its_address, open_page, url_path
 
 # The survey opens some 60 pages (every page at two widths) in its first test's time.
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
@@ -221,3 +221,18 @@ def test_phone_home_lists_the_steps_in_lesson_order(browser, app_url):
     finally:
         ctx.close()
 
+
+@pytest.mark.parametrize("p", PAGES, ids=lambda p: url_path(p.path))
+def test_deep_link_opens_the_page_itself(survey, page, app_url, p):
+    """A first visit straight to a page's URL shows that page, our menu, no error, and every
+    heatmap drawn (coloured cells, a label per row); its title names the address typed.
+
+    open_page checks this on every visit and records each page's first one (with its
+    screenshot): the survey's pass at 1400 px opened every page by its URL, in this worker,
+    and a page it could not record is opened here."""
+    name = url_path(p.path)
+    if (app_url, name) not in FIRST_VISITS:
+        open_page(page, app_url, name)
+    shown = FIRST_VISITS[app_url, name]
+    assert shown.startswith(p.title.split(":")[0])
+    assert names_its_address(shown, name), (shown, name)

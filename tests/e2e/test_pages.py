@@ -1,29 +1,13 @@
-"""Every page opens by URL in a fresh browser, draws its heatmaps, and keeps the learner's
-sentence when the menu moves to another page."""
+"""The home page lists every page, and the menu keeps the learner's sentence when it moves to
+another page (each page opened by its own URL: tests/e2e/test_accessibility.py)."""
 
 import pytest
 from playwright.sync_api import expect
 
 from attn_ui.registry import GROUPS, PAGES
-from tests.support.browser import FIRST_VISITS, names_its_address, open_page, url_path
+from tests.support.browser import open_page
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.mark.parametrize("p", PAGES, ids=lambda p: url_path(p.path))
-def test_deep_link_opens_the_page_itself(page, app_url, p):
-    """A first visit straight to a page's URL shows that page, our menu, no error, and every
-    heatmap drawn (coloured cells, a label per row); its title names the address typed.
-
-    open_page checks this on every visit and records each page's first one (with its
-    screenshot); the pages no other test of this session has opened are opened here.
-    These cases run after the other browser tests (conftest.py)."""
-    name = url_path(p.path)
-    if (app_url, name) not in FIRST_VISITS:
-        open_page(page, app_url, name)
-    shown = FIRST_VISITS[app_url, name]
-    assert shown.startswith(p.title.split(":")[0])
-    assert names_its_address(shown, name), (shown, name)
 
 
 def test_home_lists_every_group(page, app_url):

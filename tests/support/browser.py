@@ -122,7 +122,8 @@ def open_page(pg: Page, base: str, path: str = "", timeout_ms: int = 30_000) -> 
     registry, not the home page), our grouped menu, and no error. The first visit (on a
     desktop) also checks that every heatmap is drawn: coloured cells, a label per row. The first
     visit of each page in a session is recorded in FIRST_VISITS and saved as `page_<Name>.png`
-    (tests/e2e/test_pages.py reads the record, so that no page is opened twice for it).
+    (the deep-link cases of tests/e2e/test_accessibility.py read the record, so that no page is
+    opened twice for them).
     `timeout_ms`: how long the first run may take (a page that writes with the decoder on a
     first visit takes longer than the default on a loaded machine)."""
     from attn_ui.registry import PAGES  # the registry: title of each page file
