@@ -268,3 +268,9 @@ def generation_link(sizes: Sizes) -> Spec:
             Param("head", "head", _head(sizes), DEFAULT_HEAD),
         )
     )
+
+
+def prompt_link(default: str) -> Spec:
+    """A decoder page's own prompt (the KV cache page: ?prompt=...), `default` when a link
+    leaves it out."""
+    return Spec((Param("prompt", "prompt", lambda v: v[:MAX_PROMPT_CHARS], default),))

@@ -5,31 +5,27 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import kv_cache as kv
-from attn_ui import formats, frame, widgets
+from attn_ui import formats, frame, state
 from attn_ui.compute import kv_cache as compute
 from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
 from attn_ui.figures import decoder_charts, panels
-from attn_ui.settings import MAX_PROMPT_CHARS
+from attn_ui.settings import MAX_PROMPT_CHARS, prompt_link
 
 size = formats.size
+KV = state.Group("kv", link=prompt_link(compute.DEFAULT_PROMPT))  # the prompt, kept and in the URL
 
 text = frame.page(__file__)
 model = smollm()
 st.markdown(text["Your prompt"])
 typed = st.text_input(
-    "Your prompt",
-    help=f"At most {PROMPT_TOKENS} tokens.",
-    **widgets.remembered("kv", "prompt", st.query_params.get("prompt", compute.DEFAULT_PROMPT)),
+    "Your prompt", help=f"At most {PROMPT_TOKENS} tokens.", **state.bind(KV, "prompt")
 )
-prompt = typed[:MAX_PROMPT_CHARS]
+prompt = state.keep(KV, "prompt", typed[:MAX_PROMPT_CHARS])
 if len(typed) > MAX_PROMPT_CHARS:
     st.warning(
         f"Your prompt has {len(typed):,} characters; the first {MAX_PROMPT_CHARS:,} are used."
     )
-if prompt != compute.DEFAULT_PROMPT:
-    st.query_params["prompt"] = prompt
-elif "prompt" in st.query_params:
-    del st.query_params["prompt"]
+state.to_url(KV)  # a shareable link (only a prompt that is not the default)
 with frame.stop_on_error():
     check = compute.check(prompt)
 t = len(check.ids)  # the prompt's tokens and the model's one, at positions 0 .. t - 1

@@ -14,6 +14,7 @@ from attn_ui.settings import (
     from_query,
     generation_link,
     lesson_link,
+    prompt_link,
     to_query,
 )
 
@@ -23,7 +24,11 @@ def no_model():
 
 
 SIZES = lambda: (6, 12)  # noqa: E731  a model with 6 layers of 12 heads
-LINKS = {"lesson": lesson_link(SIZES), "generation": generation_link(SIZES)}
+LINKS = {
+    "lesson": lesson_link(SIZES),
+    "generation": generation_link(SIZES),
+    "kv_cache": prompt_link("The default prompt"),
+}
 # a value other than the default for every setting (the last layer and head: the bounds)
 CHOSEN = {
     "lesson": {
@@ -51,6 +56,7 @@ CHOSEN = {
         "layer": 5,
         "head": 11,
     },
+    "kv_cache": {"prompt": "Once upon a time"},
 }
 TEXTS = ("sentence", "prompt")  # any text is a sentence or a prompt (cut, never refused)
 BAD = ("", "x", "nan", "-1", "9.9", "10001", "true")
@@ -82,8 +88,9 @@ def test_a_value_the_app_does_not_offer_is_ignored_and_named(link):
 def test_a_long_text_is_cut_and_a_sentence_kept_on_one_line():
     found, _ = from_query({"sentence": "a\r\nb\n" + "c" * 9000}, LINKS["lesson"])
     assert found["sentence"].startswith("a b ") and len(found["sentence"]) == MAX_SENTENCE_CHARS
-    found, _ = from_query({"prompt": "p" * 9000}, LINKS["generation"])
-    assert found["prompt"] == "p" * MAX_PROMPT_CHARS
+    for link in ("generation", "kv_cache"):
+        found, _ = from_query({"prompt": "p" * 9000}, LINKS[link])
+        assert found["prompt"] == "p" * MAX_PROMPT_CHARS
 
 
 def test_layer_and_head_are_checked_against_the_model_and_read_only_when_named():

@@ -100,3 +100,11 @@ def test_a_new_prompt_changes_the_cache_and_bad_prompts_get_a_sentence(subtests)
         at.text_input(key="kv_prompt").input("ab" * 2500)
         rerun(at)
         assert any("the first 4,000 are used" in w.value for w in at.warning)
+
+
+def test_a_link_s_prompt_is_the_page_s_prompt():
+    """?prompt= opens the page on that prompt, through the one URL codec (settings.py)."""
+    at = load(PAGE, timeout=300, query={"prompt": "One two three"})
+    assert at.text_input(key="kv_prompt").value == "One two three"
+    t = len(smollm().encode("One two three")) + 1
+    assert at.dataframe[0].value.iloc[0, 1] == f"30 × 3 × {t} × 64"
