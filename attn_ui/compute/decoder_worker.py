@@ -11,13 +11,21 @@ stops at the next token.
 
 If the child dies (killed, out of memory), the request in flight raises
 ``GenerationInterrupted`` and the next one starts a new child.
+
+A spawned child first imports the parent's ``__main__`` module. Under Streamlit that is not
+the server's entry point but the page script running at that moment (Streamlit installs
+each script as ``sys.modules["__main__"]`` while it runs), so the child would run a page
+without a server, one that may itself write (and spawn) or wait. `_spawn` hands the child
+an empty ``__main__`` instead: the child imports only what `_work` needs.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import sys
 import threading
+import types
 from collections.abc import Iterator
 
 from attn_core.pretrained.smollm import Step
@@ -57,6 +65,24 @@ def _work(conn) -> None:
             conn.send((rid, "error", err))  # (a prompt's PromptError becomes the page's message)
 
 
+_MAIN = threading.Lock()  # one spawn at a time swaps __main__
+
+
+def _spawn(ctx, target, args):
+    """``ctx.Process(target, args)`` started with an empty ``__main__`` (no file, no spec:
+    multiprocessing then imports no main module in the child), the real one put back after.
+    Streamlit itself swaps ``__main__`` only when a script starts, which reads nothing back."""
+    with _MAIN:
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            proc = ctx.Process(target=target, args=args, daemon=True, name="generate")
+            proc.start()
+        finally:
+            sys.modules["__main__"] = main
+    return proc
+
+
 class DecoderWorker:
     """The child process and the pipe to it; one request at a time."""
 
@@ -70,8 +96,7 @@ class DecoderWorker:
     def _ensure(self) -> None:
         if self._proc is None or not self._proc.is_alive():
             parent, child = self._ctx.Pipe()
-            proc = self._ctx.Process(target=_work, args=(child,), daemon=True, name="generate")
-            proc.start()
+            proc = _spawn(self._ctx, _work, (child,))
             child.close()
             self._proc, self._conn = proc, parent
 

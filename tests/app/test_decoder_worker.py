@@ -56,3 +56,24 @@ def test_a_killed_child_is_reported_and_replaced():
         )
     finally:
         w.close()
+
+
+def test_the_child_does_not_run_the_page_script_that_started_it(tmp_path, monkeypatch):
+    """Streamlit installs the running page as __main__; a spawned child imports __main__
+    first. The worker's child must not run it (a page run with no server, which may write)."""
+    import sys
+    import types
+
+    marker = tmp_path / "ran.txt"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(marker)!r}, 'w').write('the page ran')\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    w = DecoderWorker()
+    try:
+        assert [s.position for s in w.generate_steps("Hi", 1)]  # the child answered
+    finally:
+        w.close()
+    assert sys.modules["__main__"] is page  # put back
+    assert not marker.exists()
