@@ -87,11 +87,13 @@ def websocket_times(url: str, page: str, widget: str, setup: list[tuple]) -> lis
 
 # Every figure's row labels, whichever way it is drawn: a Plotly heatmap (the bare page, and
 # older revisions' step pages, bench_renderer.py) keeps them in its layout, a canvas of
-# attn_ui/figures/canvas_grid.js (every heatmap of the app) in data-rows.
+# attn_ui/figures/canvas_grid.js (every heatmap of the app) in data-rows; a chart's canvas
+# (canvas_chart.js, in the same component) has none.
 FIGURE_ROWS = """() => [
     ...[...document.querySelectorAll('.js-plotly-plot')].map(
         g => (g.layout && g.layout.yaxis && g.layout.yaxis.ticktext) || null),
-    ...[...document.querySelectorAll('.cg-root canvas')].map(c => JSON.parse(c.dataset.rows)),
+    ...[...document.querySelectorAll('.cg-root canvas')].filter(c => c.dataset.rows)
+        .map(c => JSON.parse(c.dataset.rows)),
 ]"""
 FIRST_ROWS = f"""() => ({FIGURE_ROWS})().map(rows => rows && rows[0])"""
 UPDATED = f"""([i, first]) => ({FIRST_ROWS})()[i] === first"""

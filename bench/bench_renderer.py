@@ -165,21 +165,25 @@ def report(res: dict) -> None:
         print(f"  median   {version:<20} " + "  ".join(cells))
     a, b = res
     print(
-        "  ratio Plotly / canvas: "
+        "  ratio before / this tree: "
         + "  ".join(f"{m} {med[a][m] / med[b][m]:.2f}" for m in MEASURES)
     )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--before", default="e95b9ff", help="a revision with Plotly heatmaps")
+    ap.add_argument(
+        "--before", default="e95b9ff", help="the older revision (default: Plotly heatmaps)"
+    )
     ap.add_argument("--pages", nargs="+", default=["Multi-head", "Scores"])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("-n", type=int, default=15, help="interactions per measure and round")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         before = unpack(args.before, Path(tmp))
-        trees = {f"Plotly ({args.before})": before, "canvas (this tree)": ROOT}
+        # the default revision drew Plotly heatmaps; any other is named by its revision
+        name = "Plotly" if args.before == "e95b9ff" else "before"
+        trees = {f"{name} ({args.before})": before, "this tree": ROOT}
         for page in args.pages:
             print(f"\n{page}?{QUERY}: new 32-token sentence per keypress, ms")
             report(measure(page, trees, args.rounds, args.n))
