@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from attn_ui import first_screen
 from attn_ui.compute import explorer, lesson_run
-from attn_ui.settings import MAX_SENTENCE_CHARS, LessonSettings
+from attn_ui.settings import MASKS, MAX_SENTENCE_CHARS, LessonSettings
 from tests.support.browser import (
     heatmap,
     open_page,
@@ -114,7 +114,9 @@ def test_phone_masking_mask_is_above_the_figures_and_changes_them(phone, app_url
     assert np.allclose(np.triu(np.array(right["z"]), 1), 0)  # opens on the causal mask
     mask.click()
     mask.fill("None")  # the selectbox filters its options as you type
-    phone.keyboard.press("Enter")
+    # click the option itself: Enter pressed before the filter applies (a busy machine)
+    # re-chose the highlighted current one, Causal
+    phone.get_by_role("option", name=MASKS["none"], exact=True).click()
     wait_idle(phone)
     want = lesson_run(LessonSettings()).trace.weights
     f = wait_heatmap(phone, "softmax(S/√d_k + M)", "f.z[0][1] > 0")
