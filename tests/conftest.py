@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import os
 
-import pytest
+# One BLAS thread per process, set before NumPy loads (the workers and the servers they start
+# inherit it): the suite already runs a process per core, and OpenBLAS's threads spin while
+# they wait for a core, so two of them per process made the decoder's tests 2.5 to 4 times
+# slower under the suite's load (tests/core/pretrained/test_smollm.py, docs/architecture.md).
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-from tests.support.browser import ROOT
-from tests.support.server import serving
+import pytest  # noqa: E402
+
+from tests.support.browser import ROOT  # noqa: E402
+from tests.support.server import serving  # noqa: E402
 
 LOGS = ROOT / "artifacts" / "logs"
 
