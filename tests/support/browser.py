@@ -54,8 +54,12 @@ AFTER = f"""() => {{
 }}"""
 
 
-def shot(pg: Page, name: str) -> Path:
-    """Save a full-page screenshot for a person to look at."""
+def shot(pg: Page, name: str) -> Path | None:
+    """Save a full-page screenshot for a person to look at, when asked: `ATTN_SHOTS=1 make
+    test` (a shot grows the window, waits for every figure to redraw and shrinks it again:
+    about 0.4 s a page, some 30 s of the suite's time, for pictures nobody reads in CI)."""
+    if not os.environ.get("ATTN_SHOTS"):
+        return None
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     # Streamlit scrolls inside its main block, so grow the window to the content first.
@@ -121,9 +125,9 @@ def open_page(pg: Page, base: str, path: str = "", timeout_ms: int = 30_000) -> 
     Every visit checks what a deep link must show: the page itself (its title from the
     registry, not the home page), our grouped menu, and no error. The first visit (on a
     desktop) also checks that every heatmap is drawn: coloured cells, a label per row. The first
-    visit of each page in a session is recorded in FIRST_VISITS and saved as `page_<Name>.png`
-    (the deep-link cases of tests/e2e/test_accessibility.py read the record, so that no page is
-    opened twice for them).
+    visit of each page in a session is recorded in FIRST_VISITS (the deep-link cases of
+    tests/e2e/test_accessibility.py read the record, so that no page is opened twice for them)
+    and saved as `page_<Name>.png` when screenshots are asked for (`shot`).
     `timeout_ms`: how long the first run may take (a page that writes with the decoder on a
     first visit takes longer than the default on a loaded machine)."""
     from attn_ui.registry import PAGES  # the registry: title of each page file
