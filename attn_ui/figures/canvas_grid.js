@@ -365,6 +365,7 @@ function render(root, sections) {
   const narrow = root.clientWidth < 640; // a phone: one figure per line, arrows point down
   root.replaceChildren();
   for (const sec of sections) section(root, sec, narrow);
+  root.dataset.width = String(root.clientWidth); // the width drawn for (tests wait on it)
   root.dataset.drawn = String((Number(root.dataset.drawn) || 0) + 1);
 }
 

@@ -19,7 +19,14 @@ from playwright.sync_api import expect
 from attn_ui.compute import lesson_run
 from attn_ui.registry import PAGES, in_group
 from attn_ui.settings import LessonSettings
-from tests.support.browser import FIRST_VISITS, ROOT, names_its_address, open_page, url_path
+from tests.support.browser import (
+    FIRST_VISITS,
+    ROOT,
+    names_its_address,
+    open_page,
+    url_path,
+    wait_plots_drawn,
+)
 
 # The survey opens some 60 pages (every page at two widths) in its first test's time.
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
@@ -63,38 +70,62 @@ DRAWN = """() => ({
     pageWiderThanScreen: document.documentElement.scrollWidth > window.innerWidth + 1,
     cutMenuTitles: [...document.querySelectorAll('[data-testid=stSidebar] a *')]
         .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent),
+    menuFolded: document.querySelector('[data-testid=stSidebar]')?.dataset.collapsed,
 })"""
 
 
 @pytest.fixture(scope="module")
 def survey(browser, app_url):
-    """Every page at each width, one after another in one context per width: axe-core's
-    serious and critical violations and what the figures drew, by (width, path)."""
+    """Every page opened at 1400 px, then the same page narrowed to 390 px: axe-core's
+    serious and critical violations and what the figures drew, by (width, path).
+
+    Narrowing the loaded page reads the same as a first visit on a phone (every axe finding,
+    the first figure's top, every canvas's drawing, the menu folded: compared page by page,
+    and kept so by test_a_narrowed_page_reads_as_a_phones_first_visit) at a tenth of the
+    time."""
     axe, out = Axe(), {}
-    for width in WIDTHS:
-        ctx = browser.new_context(viewport={"width": width, "height": 1000})
-        pg = ctx.new_page()
-        try:
-            for path in PATHS:
-                open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
-                # components draw late; a page with none shows as None below
-                with contextlib.suppress(PlaywrightTimeout):
-                    pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)
-                found = axe.run(pg).response["violations"]
-                bad = [
-                    f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
-                    f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
-                    for v in found
-                    if v["impact"] in BAD or v["id"] in ALSO
-                ]
-                top = pg.evaluate(FIRST_TOP, FIGURE)
-                out[width, path] = {"violations": bad, "firstFigureTop": top, **pg.evaluate(DRAWN)}
-        finally:
-            ctx.close()
+    ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
+    pg = ctx.new_page()
+    try:
+        for path in PATHS:
+            pg.set_viewport_size({"width": WIDTHS[0], "height": 1000})
+            open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+            out[WIDTHS[0], path] = _survey_page(pg, axe)
+            _narrow(pg, WIDTHS[1])
+            out[WIDTHS[1], path] = _survey_page(pg, axe)
+    finally:
+        ctx.close()
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
     report = {f"{w} {p or 'home'}": s for (w, p), s in out.items()}
     (LOGS / "accessibility.json").write_text(json.dumps(report, indent=1, default=str))
     return out
+
+
+def _narrow(pg, width: int) -> None:
+    """Narrow the window to `width` and wait until every heatmap has redrawn for its new width
+    (attn_ui/figures/canvas_grid.js writes the width it drew for on its root)."""
+    pg.set_viewport_size({"width": width, "height": 1000})
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.cg-root')]"
+        ".every(r => r.dataset.width === String(r.clientWidth))"
+    )
+    wait_plots_drawn(pg)
+
+
+def _survey_page(pg, axe) -> dict:
+    """What the survey records of the page as it is now (see `survey`)."""
+    # components draw late; a page with none shows as None below
+    with contextlib.suppress(PlaywrightTimeout):
+        pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)
+    found = axe.run(pg).response["violations"]
+    bad = [
+        f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
+        f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
+        for v in found
+        if v["impact"] in BAD or v["id"] in ALSO
+    ]
+    top = pg.evaluate(FIRST_TOP, FIGURE)
+    return {"violations": bad, "firstFigureTop": top, **pg.evaluate(DRAWN)}
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -122,6 +153,22 @@ def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
         assert not s["cutMenuTitles"], (width, p, s["cutMenuTitles"])
     drawn = [c for p in PATHS for c in survey[390, p]["canvases"]]
     assert any(c["numberPx"] for c in drawn)  # some phone figures do carry numbers
+
+
+@pytest.mark.parametrize("path", ["Softmax", "Gradients"])
+def test_a_narrowed_page_reads_as_a_phones_first_visit(survey, browser, app_url, path):
+    """The survey's 390 px pass narrows the 1400 px page: a phone's own first visit finds the
+    same (axe's findings, the first figure's top, every canvas's drawing, the menu folded)."""
+    ctx = browser.new_context(viewport={"width": WIDTHS[1], "height": 1000})
+    try:
+        pg = ctx.new_page()
+        open_page(pg, app_url, path)
+        phone = _survey_page(pg, Axe())
+    finally:
+        ctx.close()
+    assert phone["menuFolded"] == "true", phone  # a phone opens with the menu folded
+    assert phone["canvases"], phone  # figures drawn and compared
+    assert phone == survey[WIDTHS[1], path]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
