@@ -41,6 +41,7 @@ class ModelTrace:
     offsets : tuple of T (start, end)  each token's characters in `sentence`; (0, 0) for specials
     hidden_states : (n_layers + 1, T, d_model)  [0] the embeddings, [l + 1] layer l's output
     attentions : (n_layers, n_heads, T, T)      every head's weights; rows sum to 1
+                                (a run asked for fewer ``layers`` keeps that many)
     truncated : bool            True when the sentence was cut to ``max_tokens`` tokens
     n_tokens_original : int     tokens of the whole sentence, [CLS] and [SEP] included
     """
@@ -118,14 +119,18 @@ class MiniLM:
         offsets = ((0, 0), *enc.offsets[:keep], (0, 0))
         return tokens, ids, offsets, len(enc.ids) + 2
 
-    def run(self, sentence: str, *, max_tokens: int = 128) -> ModelTrace:
-        """Run the whole encoder on one sentence and keep every layer's states and weights.
+    def run(self, sentence: str, *, max_tokens: int = 128, layers: int | None = None) -> ModelTrace:
+        """Run the encoder on one sentence and keep every layer's states and weights.
 
         A sentence longer than `max_tokens` tokens ([CLS] and [SEP] included) is cut: the
         trace says so (``truncated``) and keeps the full count (``n_tokens_original``).
+        `layers`: run only the first `layers` layers (None: all of them); the trace then has
+        ``layers + 1`` hidden states and ``layers`` layers of weights, which is what
+        ``head_trace`` needs for a head of layer `layers` (its input is the last state kept).
         """
+        n = self.n_layers if layers is None else whole_number(layers, "layers", 0, self.n_layers)
         tokens, ids, offsets, n_original = self.tokenize(sentence, max_tokens)
-        hidden, attn = self._forward(ids)
+        hidden, attn = self._forward(ids, n)
         for a in (ids, hidden, attn):
             a.flags.writeable = False  # a trace may be cached and shared: never changed
         return ModelTrace(
@@ -150,6 +155,11 @@ class MiniLM:
         The weights are bit-identical to ``run.attentions[layer, head]``.
         """
         self._check_head(layer, head)
+        if layer >= len(run.hidden_states):
+            raise AttentionInputError(
+                f"This run stopped after {len(run.hidden_states) - 1} layer(s): layer {layer}'s "
+                f"input is not in it. Run with layers={layer} or more."
+            )
         x = run.hidden_states[layer]  # (T, d_model)
         heads = bert_attention(x, self.layers[layer], self.n_heads)  # the same call as run()
         cols = slice(head * self.d_k, (head + 1) * self.d_k)
@@ -183,14 +193,15 @@ class MiniLM:
         for name, i, n in (("layer", layer, self.n_layers), ("head", head, self.n_heads)):
             whole_number(i, name, 0, n - 1)
 
-    def _forward(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """ids (T,) -> hidden states (n_layers + 1, T, d_model), weights (n_layers, h, T, T)."""
+    def _forward(self, ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """ids (T,) through the first n layers -> hidden states (n + 1, T, d_model), weights
+        (n, h, T, T)."""
         t = len(ids)
-        hidden = np.empty((self.n_layers + 1, t, self.d_model), dtype=np.float32)
-        attentions = np.empty((self.n_layers, self.n_heads, t, t), dtype=np.float32)
+        hidden = np.empty((n + 1, t, self.d_model), dtype=np.float32)
+        attentions = np.empty((n, self.n_heads, t, t), dtype=np.float32)
         x = self.word[ids] + self.token_type[0] + self.position[:t]  # (T, d_model)
         hidden[0] = x = layer_norm(x, *self.ln_emb, self.eps)
-        for i, layer in enumerate(self.layers):
+        for i, layer in enumerate(self.layers[:n]):
             trace = encoder_layer(x, layer, self.n_heads, self.eps)
             attentions[i] = trace.weights
             hidden[i + 1] = x = trace.out

@@ -158,6 +158,32 @@ def test_head_traces_rebuild_the_next_hidden_state(model, runs):
     np.testing.assert_allclose(x, run.hidden_states[layer + 1], atol=1e-5)
 
 
+@pytest.mark.parametrize("layers", [0, 1, 4, 6])
+def test_a_run_to_a_layer_is_the_whole_runs_start(model, runs, layers):
+    """`layers=n` computes the first n layers only, bit for bit the whole run's; a head of
+    layer n reads from it exactly what it reads from the whole run."""
+    whole = runs["driver"]
+    part = model.run(whole.sentence, layers=layers)
+    assert part.hidden_states.shape == (layers + 1, whole.n_tokens, 384)
+    assert part.attentions.shape == (layers, 12, whole.n_tokens, whole.n_tokens)
+    np.testing.assert_array_equal(part.hidden_states, whole.hidden_states[: layers + 1])
+    np.testing.assert_array_equal(part.attentions, whole.attentions[:layers])
+    assert part.tokens == whole.tokens
+    if layers < 6:
+        np.testing.assert_array_equal(
+            model.head_trace(part, layers, 8).weights, whole.attentions[layers, 8]
+        )
+
+
+def test_a_head_beyond_a_short_run_is_refused_and_so_are_bad_layers(model):
+    run = model.run("the cat sat", layers=1)
+    with pytest.raises(AttentionInputError, match="stopped after 1 layer"):
+        model.head_trace(run, 2, 0)
+    for bad in (-1, 7, 1.0, True):
+        with pytest.raises(AttentionInputError, match="layers must be a whole number"):
+            model.run("the cat sat", layers=bad)
+
+
 @pytest.mark.parametrize(("layer", "head"), [(6, 0), (0, 12), (-1, 0), (0, 1.0), (True, 0)])
 def test_head_trace_refuses_a_missing_head(model, runs, layer, head):
     with pytest.raises(AttentionInputError, match="whole number from 0 to"):
