@@ -17,7 +17,7 @@ from attn_core.labs import cost, scaling, similarity
 from attn_core.labs.cross import cross_attention
 from attn_core.pretrained import bert_layer
 from attn_core.text import embed
-from attn_ui.compute.model import minilm
+from attn_ui.compute.model import minilm, minilm_run
 
 SWEEP_D = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  # why √d: the d of the curves
 D_SWEEP = (16, 32, 64, 128, 256, 512)  # cost: time against d, at T = D_SWEEP_T
@@ -106,7 +106,7 @@ def block_run(sentence: str, layer: int) -> BlockRun:
     model = minilm()
     if isinstance(layer, bool) or layer not in range(model.n_layers):
         raise AttentionInputError(f"layer must be from 0 to {model.n_layers - 1}.")
-    run = model.run(sentence)
+    run = minilm_run(sentence, 128, layer + 1)  # this layer's output is the last one needed
     p = model.layers[layer]
     trace = bert_layer.encoder_layer(run.hidden_states[layer], p, model.n_heads, model.eps)
     out = run.hidden_states[layer + 1]

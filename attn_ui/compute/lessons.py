@@ -14,7 +14,7 @@ import streamlit as st
 import attn_core
 from attn_core import MultiHeadTrace, Trace
 from attn_core.text import MAX_TOKENS, embed
-from attn_ui.compute.model import minilm
+from attn_ui.compute.model import minilm, minilm_run
 from attn_ui.settings import LessonSettings
 
 
@@ -48,7 +48,8 @@ def _toy_weights(s: LessonSettings, n_heads: int) -> attn_core.Weights:
 
 def _pretrained_run(s: LessonSettings) -> LessonRun:
     model = minilm()
-    run = model.run(s.sentence, max_tokens=MAX_TOKENS + 2)  # + [CLS] and [SEP]
+    # + [CLS] and [SEP]; the layers below the head's only: its input is all it reads
+    run = minilm_run(s.sentence, MAX_TOKENS + 2, s.layer)
     if run.truncated:
         raise attn_core.AttentionInputError(
             f"Your sentence has {run.n_tokens_original - 2} tokens; the lessons show at most "
@@ -111,7 +112,8 @@ def _lesson_run(s: LessonSettings, multi: bool) -> LessonRun:
 def real_head(sentence: str, layer: int, head: int) -> tuple[Trace, tuple[np.ndarray, ...]]:
     """MiniLM's head with its W_Q, W_K, W_V recorded, and its biases (b_Q, b_K, b_V)."""
     model = minilm()
-    return model.head_trace(model.run(sentence), layer, head), model.head_bias(layer, head)
+    run = minilm_run(sentence, 128, layer)  # the layers below the head's only
+    return model.head_trace(run, layer, head), model.head_bias(layer, head)
 
 
 def with_d_v(x: np.ndarray, s: LessonSettings, d_v: int) -> Trace:
