@@ -11,7 +11,7 @@ PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install model-cache run class test lint browser haproxy node bench ref-venv clean
+.PHONY: install model-cache run dev class test lint browser haproxy node bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ install: $(STAMP) model-cache
 
 run: install
 	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY
+
+# For maintainers: the same app, rerun when a page or module is saved (a class's server and
+# `make run` watch no files: .streamlit/config.toml).
+dev: install
+	$(BIN)/python serve.py app.py --server.port $(PORT) --server.fileWatcherType auto \
+	    --server.runOnSave true
 
 # A class: REPLICAS app processes behind HAProxy (sticky cookie, health checks, failover);
 # the same topology as deploy/k8s. Ctrl+C stops all of it. See docs/class.md.
