@@ -1,0 +1,136 @@
+"""Where a class's server spends its time: a sampling profile of one app process under N
+learners (the websocket learners of bench/bench_load.py: half on /Overview, half on
+/Multi-head, a sentence or a slider every 2 to 4 s).
+
+py-spy samples the server from outside (it does not slow the process it reads) for the
+whole active phase; every busy thread's stack is one sample. Printed: the samples, the
+places with the largest share of them counted once per stack (inclusive: a function and
+everything it called), and the lines that were running (self).
+
+Run: `.venv/bin/python bench/profile_server.py` (50 learners for 40 s; `--n 10 --seconds 20`
+for a quick look; `--app bench/bare_app.py` profiles the yardstick instead). The raw
+stacks are kept in artifacts/profile/ for a flame graph
+(`py-spy record` format "raw": one stack per line, its count last).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_load import Stats, learner, open_sessions, pct  # noqa: E402
+from tests.support.server import ROOT, cpu_seconds, load_1min, serving  # noqa: E402
+
+OUT = ROOT / "artifacts" / "profile"
+SPY = Path(sys.executable).with_name("py-spy")
+
+
+def read_raw(path: Path) -> list[tuple[list[str], int]]:
+    """py-spy's raw format: `frame;frame;...;frame count`, outermost frame first."""
+    stacks = []
+    for line in path.read_text().splitlines():
+        frames, _, count = line.rpartition(" ")
+        if frames and count.isdigit():
+            stacks.append((frames.split(";"), int(count)))
+    return stacks
+
+
+def place(frame: str) -> str:
+    """`function (path/to/file.py:12)` -> `function (file.py)`: a function, not a line."""
+    name, _, where = frame.partition(" (")
+    file = where.rstrip(")").rsplit(":", 1)[0]
+    return f"{name} ({'/'.join(Path(file).parts[-2:])})"
+
+
+def summary(stacks: list[tuple[list[str], int]], top: int = 10) -> str:
+    """The `top` places by inclusive share and the `top` lines by self share."""
+    total = sum(c for _, c in stacks)
+    inclusive, leaf = collections.Counter(), collections.Counter()
+    for frames, count in stacks:
+        for p in {place(f) for f in frames}:
+            inclusive[p] += count
+        leaf[frames[-1]] += count
+    out = [f"{total} samples"]
+    out.append(f"  inclusive (a place and what it called), top {top}:")
+    # the thread's own entry frames are in every stack: skip the ones in all of them
+    for p, c in [x for x in inclusive.most_common() if x[1] < total][:top]:
+        out.append(f"    {100 * c / total:5.1f}%  {p}")
+    out.append(f"  self (the line running), top {top}:")
+    for p, c in leaf.most_common(top):
+        out.append(f"    {100 * c / total:5.1f}%  {p}")
+    return "\n".join(out)
+
+
+async def learners(base: str, n: int, seconds: float) -> Stats:
+    stats = Stats()
+    sessions = await open_sessions(base, n, stats)
+    until = time.monotonic() + seconds
+    tasks = [learner(s, 1000 * n + i, until, stats) for i, s in enumerate(sessions)]
+    await asyncio.wait_for(asyncio.gather(*tasks), seconds + 300)
+    await asyncio.gather(*(s.close() for s in sessions))
+    return stats
+
+
+def main(n: int, seconds: float, app: str, rate: int) -> None:
+    if not SPY.exists():
+        sys.exit(f"py-spy not found at {SPY}: `make install` installs requirements-dev.txt.")
+    OUT.mkdir(parents=True, exist_ok=True)
+    raw = OUT / f"{Path(app).stem}-{n}.txt"
+    with serving(script=app) as (base, proc):
+        print(
+            f"{app}: server pid {proc.pid}; {n} learners for {seconds:.0f} s; load "
+            f"{load_1min():.2f}",
+            flush=True,
+        )
+        spy = subprocess.Popen(
+            [
+                str(SPY),
+                "record",
+                "--pid",
+                str(proc.pid),
+                "--duration",
+                str(int(seconds)),
+                "--rate",
+                str(rate),
+                "--format",
+                "raw",
+                "--nonblocking",
+                "--output",
+                str(raw),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        stats = asyncio.run(learners(base, n, seconds))
+        wall = time.monotonic() - t0
+        cpu = cpu_seconds(proc.pid) - cpu0
+        _, err = spy.communicate(timeout=120)
+        if spy.returncode:
+            sys.exit(f"py-spy failed: {err.strip()[-500:]}")
+    lat = stats.latencies
+    print(
+        f"{len(lat)} interactions, p50 {pct(lat, 0.5):.0f} ms, p95 {pct(lat, 0.95):.0f} ms, "
+        f"errors {len(stats.errors)}; server CPU {100 * cpu / wall:.0f}% of one core, "
+        f"{1000 * cpu / max(len(lat), 1):.1f} ms per interaction"
+    )
+    print(summary(read_raw(raw)))
+    print(f"raw stacks: {raw.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=50, help="learners (default 50)")
+    ap.add_argument("--seconds", type=float, default=40, help="active phase (default 40)")
+    ap.add_argument("--app", default="app.py", help="the app script (default app.py)")
+    ap.add_argument("--rate", type=int, default=50, help="samples per second (default 50)")
+    a = ap.parse_args()
+    main(a.n, a.seconds, a.app, a.rate)
