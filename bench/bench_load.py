@@ -28,6 +28,11 @@ moves the heads or temperature slider, and waits for the rerun to finish.
    served without the sentence they last typed). On a 2-core machine the figures show the balancer's
    overhead and fairness, not capacity.
 
+7. with ``--app PATH``: each N's learners also on another app, started beside this one and
+   run alternately with it (the same sentences and sliders; bench/bare_app.py is the
+   yardstick: a text box, a slider, one 14 x 14 heatmap): the server CPU milliseconds per
+   interaction of both and their ratio, which holds on a slower machine where times do not.
+
 Run: `.venv/bin/python bench/bench_load.py` (about 6 minutes; `--quick` for a smoke run);
 `.venv/bin/python bench/bench_load.py --class` (about 6 minutes; `--runs 2` repeats it).
 """
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import sys
@@ -100,14 +106,16 @@ def pct(xs: list[float], q: float) -> float:
 # --- websocket learners ------------------------------------------------------------------
 
 
-async def open_sessions(base: str, n: int, stats: Stats, generators: int = 0) -> list[Session]:
+async def open_sessions(
+    base: str, n: int, stats: Stats, generators: int = 0, pages: tuple[str, ...] = PAGES
+) -> list[Session]:
     """n sessions, each with its first page run done; at most 5 connect at a time. The first
-    `generators` of them open /Generate."""
+    `generators` of them open /Generate, the others `pages` in turn."""
     gate = asyncio.Semaphore(5)
 
     async def one(i: int) -> Session | None:
         async with gate:
-            s = Session(base, "Generate" if i < generators else PAGES[i % 2])
+            s = Session(base, "Generate" if i < generators else pages[i % len(pages)])
             try:
                 run = await s.connect()
             except Exception as exc:  # noqa: BLE001 -- counted and reported, not hidden
@@ -156,13 +164,22 @@ async def generator(s: Session, seed: int, until: float, stats: Stats) -> None:
             return
 
 
-async def active_phase(base: str, pid: int, n: int, seconds: float, generators: int = 0) -> str:
+@dataclass
+class Phase:
+    line: str  # what is printed
+    cpu_ms: float  # the server's CPU milliseconds per interaction (generations included)
+    p95_ms: float
+
+
+async def active_phase(
+    base: str, pid: int, n: int, seconds: float, generators: int = 0, pages=PAGES
+) -> Phase:
     """N learners for `seconds`, `generators` of them writing with SmolLM2. One learner alone
     thinks 0.2 to 0.5 s instead of 2 to 4 s: the server is idle between its clicks either
     way, and the single-session p95 that the others are held against then rests on about
     100 interactions instead of a dozen."""
     stats, gen_stats = Stats(), Stats()
-    sessions = await open_sessions(base, n, stats, generators)
+    sessions = await open_sessions(base, n, stats, generators, pages)
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
     until = t0 + seconds
     think = (0.2, 0.5) if n == 1 else (2.0, 4.0)
@@ -174,14 +191,17 @@ async def active_phase(base: str, pid: int, n: int, seconds: float, generators: 
     ]
     await asyncio.wait_for(asyncio.gather(*tasks), seconds + 300)
     wall = time.monotonic() - t0
-    cpu = (cpu_seconds(pid) - cpu0) / wall * 100
+    cpu_s = cpu_seconds(pid) - cpu0
+    cpu = cpu_s / wall * 100
     rss = rss_mb(pid)
     await asyncio.gather(*(s.close() for s in sessions))
     lat = stats.latencies
+    per = 1000 * cpu_s / max(len(lat) + len(gen_stats.latencies), 1)
     line = (
         f"N={n:<4d} interactions {len(lat):4d}  p50 {pct(lat, 0.5):7.0f} ms  "
         f"p95 {pct(lat, 0.95):7.0f} ms  errors {len(stats.errors)}  "
-        f"server CPU {cpu:5.0f}% of one core  RSS {rss:6.1f} MiB  load {load_1min():.2f}"
+        f"server CPU {cpu:5.0f}% of one core, {per:5.1f} ms per interaction  "
+        f"RSS {rss:6.1f} MiB  load {load_1min():.2f}"
     )
     for e in stats.errors[:3]:
         line += f"\n        error: {e}"
@@ -194,7 +214,7 @@ async def active_phase(base: str, pid: int, n: int, seconds: float, generators: 
         )
         for e in gen_stats.errors[:3]:
             line += f"\n        error: {e}"
-    return line
+    return Phase(line, per, pct(lat, 0.95))
 
 
 async def idle_phase(base: str, pid: int, n: int) -> str:
@@ -498,18 +518,37 @@ async def class_main(replicas: list[int], n: int, seconds: float, runs: int) -> 
 # --- main ----------------------------------------------------------------------------------
 
 
-async def main(quick: bool, ns: list[int] | None, browsers: bool, generators: int = 0) -> None:
-    with serving() as (base, proc):
+async def main(
+    quick: bool, ns: list[int] | None, browsers: bool, generators: int = 0, app: str | None = None
+) -> None:
+    """The phases on the app; with `app`, each N's learners also on that app (its own server,
+    started beside this one), alternately, and the ratio of server CPU per interaction."""
+    seconds = 10 if quick else 40
+    with contextlib.ExitStack() as stack:
+        base, proc = stack.enter_context(serving())
         print(f"server pid {proc.pid} on {base}; load {load_1min():.2f}", flush=True)
+        if app:
+            other, other_proc = stack.enter_context(serving(script=app))
+            print(f"{app}: server pid {other_proc.pid} on {other}", flush=True)
         for page in PAGES if browsers else ():
             print(await validate(base, page), flush=True)
         for n in ((1,) if quick else (1, 3)) if browsers else ():
             print(await browser_phase(base, n, 2 if quick else 4), flush=True)
         for n in ns or ((1, 10) if quick else (1, 10, 50, 100)):
-            print(await active_phase(base, proc.pid, n, 10 if quick else 40), flush=True)
+            ours = await active_phase(base, proc.pid, n, seconds)
+            print(ours.line, flush=True)
+            if app:
+                bare = await active_phase(other, other_proc.pid, n, seconds, pages=("",))
+                print(f"{app}: {bare.line}", flush=True)
+                print(
+                    f"        server CPU per interaction, this app / {app}: "
+                    f"{ours.cpu_ms:.1f} / {bare.cpu_ms:.1f} ms = {ours.cpu_ms / bare.cpu_ms:.2f}x; "
+                    f"p95 {ours.p95_ms:.0f} / {bare.p95_ms:.0f} ms",
+                    flush=True,
+                )
             if generators and n > generators:
-                line = await active_phase(base, proc.pid, n, 10 if quick else 40, generators)
-                print(line, flush=True)
+                phase = await active_phase(base, proc.pid, n, seconds, generators)
+                print(phase.line, flush=True)
         print(await idle_phase(base, proc.pid, 10 if quick else 100), flush=True)
 
 
@@ -521,6 +560,9 @@ if __name__ == "__main__":
     ap.add_argument(
         "--generators", type=int, default=0, help="also run each N with this many on /Generate"
     )
+    ap.add_argument(
+        "--app", help="also run each N on this app, in the same run (bench/bare_app.py)"
+    )
     ap.add_argument("--class", dest="klass", action="store_true", help="through HAProxy (6.)")
     ap.add_argument("--replicas", type=int, nargs="*", default=[2, 4], help="with --class")
     ap.add_argument("--runs", type=int, default=1, help="with --class: repeat the whole run")
@@ -529,4 +571,4 @@ if __name__ == "__main__":
         seconds = 10 if a.quick else 40
         asyncio.run(class_main(a.replicas, (a.n or [100])[0], seconds, a.runs))
     else:
-        asyncio.run(main(a.quick, a.n, not a.no_browser, a.generators))
+        asyncio.run(main(a.quick, a.n, not a.no_browser, a.generators, a.app))
