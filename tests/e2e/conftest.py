@@ -35,8 +35,13 @@ PAGE_STATE = """() => {
             .map(a => a.innerText.slice(0, 300)),
         captions: [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
             .map(c => c.innerText.slice(0, 120)),
+        body: document.body ? document.body.innerHTML.slice(0, 300) : null,
+        // a document loaded again (a reload) is younger than the test's first load
+        loaded: performance.getEntriesByType('navigation').map(n => n.type),
+        secondsSinceLoad: Math.round(performance.now() / 1000),
     };
 }"""
+ERRORS = {}  # page -> the console's errors and uncaught exceptions, for the failure report
 
 
 @pytest.fixture(scope="session")
@@ -53,10 +58,16 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser context (no cookies, no session) per test, desktop size."""
+    """A fresh browser context (no cookies, no session) per test, desktop size; its console
+    errors are kept for the failure report."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
+    said = ERRORS.setdefault(pg, [])
+    pg.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: said.append(f"uncaught: {e}"))
+    pg.on("crash", lambda _: said.append("the page crashed"))
     yield pg
+    ERRORS.pop(pg, None)
     ctx.close()
 
 
@@ -74,6 +85,7 @@ def pytest_runtest_makereport(item, call):
                 pg.screenshot(path=str(FAILURES / f"{name}-{k}.png"), full_page=True)
             except Exception as err:  # noqa: BLE001 -- a report, never a second failure
                 state = {"error": str(err)}
+            state["console"] = ERRORS.get(pg, [])[-20:]
             (FAILURES / f"{name}-{k}.json").write_text(json.dumps(state, indent=1))
             report.sections.append((f"page {k} at failure", json.dumps(state, indent=1)))
     return report
