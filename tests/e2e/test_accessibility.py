@@ -11,6 +11,7 @@ import contextlib
 import json
 import re
 
+import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -25,6 +26,7 @@ from tests.support.browser import (
     names_its_address,
     open_page,
     url_path,
+    wait_heatmap,
     wait_plots_drawn,
 )
 
@@ -54,6 +56,15 @@ FIRST_TOP = f"""s => {{
     const first = [...document.querySelectorAll(s)].find({SEEN});
     return first ? first.getBoundingClientRect().top + (main ? main.scrollTop : 0) : null;
 }}"""
+
+# Step pages and labs that draw the lesson's weights A at their defaults: page -> title start
+# (the survey keeps that heatmap's numbers from its 1400 px visit)
+WEIGHTS = {
+    "Overview": "A = softmax",
+    "Softmax": "A = softmax",
+    "Weighted_sum": "A (rows sum to 1)",
+    "Local_attention": "Global",
+}
 
 # What each heatmap and chart canvas says it drew (canvas_grid.js, canvas_chart.js,
 # canvas_links.js), and the formulas wider than their box (they scroll sideways).
@@ -91,6 +102,8 @@ def survey(browser, app_url):
             pg.set_viewport_size({"width": WIDTHS[0], "height": 1000})
             open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
             out[WIDTHS[0], path] = _survey_page(pg, axe)
+            if path in WEIGHTS:
+                out[WIDTHS[0], path]["weights"] = wait_heatmap(pg, WEIGHTS[path])["z"]
             _narrow(pg, WIDTHS[1])
             out[WIDTHS[1], path] = _survey_page(pg, axe)
     finally:
@@ -169,6 +182,20 @@ def test_a_narrowed_page_reads_as_a_phones_first_visit(survey, browser, app_url,
     assert phone["menuFolded"] == "true", phone  # a phone opens with the menu folded
     assert phone["canvases"], phone  # figures drawn and compared
     assert phone == survey[WIDTHS[1], path]
+
+
+@pytest.mark.parametrize("page_name", list(WEIGHTS))
+def test_default_weights_have_a_row_that_chooses(survey, page_name):
+    """At the defaults some row of A puts at least 0.4 on one key: attention visibly matters
+    (seeded random weights printed 0.1 everywhere)."""
+    a = np.array(survey[WIDTHS[0], page_name]["weights"])
+    expected = lesson_run(LessonSettings()).trace.weights
+    if page_name != "Local_attention":  # the lab's global weights are the same numbers
+        # MiniLM's head is float32: the server (one BLAS thread, serve.py) and this process
+        # may sum in different orders, so the last digits of float32 differ
+        np.testing.assert_allclose(a, expected, atol=1e-5)
+    assert a.max(axis=1).max() >= 0.4
+    np.testing.assert_allclose(a.sum(axis=1), 1.0, atol=1e-6)  # MiniLM: float32
 
 
 @pytest.mark.parametrize("width", WIDTHS)
