@@ -13,8 +13,9 @@ The fix keeps Streamlit's own socket (its port retry, SO_REUSEADDR, IPv6 options
 relabels it as TCP, so asyncio sets TCP_NODELAY on each connection it accepts.
 
 With ``ATTN_WARM_MODELS=1`` (the Docker image and ``make class`` set it) the two pretrained
-models are loaded into the server's caches before it listens: ``/_stcore/health`` answers
-only once they are in memory, so a load balancer's health check or a Kubernetes readiness
+models are loaded into the server's caches before it listens, and Generate's default text is
+written once for every learner's first visit: ``/_stcore/health`` answers only once they are
+in memory, so a load balancer's health check or a Kubernetes readiness
 probe sends no learner to a replica that would make them wait for a model (about 1.5 s
 here, longer on a cold disk). ``make run`` leaves it off: a developer's server starts at once.
 """
@@ -53,6 +54,7 @@ def warm_models() -> None:
     import logging
 
     from attn_ui.compute.decoder import smollm
+    from attn_ui.compute.generate import warm_default
     from attn_ui.compute.model import minilm
 
     # their spinners have no page to show on here, and Streamlit would warn about it twice
@@ -62,6 +64,7 @@ def warm_models() -> None:
     try:
         minilm()
         smollm()
+        warm_default()  # Generate's first visit: its default text, written once
     finally:
         quiet.setLevel(level)
 

@@ -185,3 +185,21 @@ class Finished:
 def finished() -> Finished:
     """The one store of first-visit generations of this server process."""
     return Finished()
+
+
+def warm_default() -> Written:
+    """The default settings' text, written once in this process (not in the worker's: the
+    server is not listening yet) and kept in `finished()`, so that a class's first learners
+    on /Generate find it written instead of each waiting in line to write the same text.
+    Called by serve.py with ATTN_WARM_MODELS=1; the same code and one BLAS thread as the
+    worker, so the same tokens."""
+    s = GenerationSettings()
+    done = finished().get(s)
+    if done is None:
+        text = model_text(s)
+        model = smollm()
+        n_prompt = len(model.encode(text, limit=PROMPT_TOKENS))
+        steps = list(model.generate_steps(text, s.max_new_tokens, s.temperature, s.seed))
+        done = collect(s, text, n_prompt, steps)
+        finished().put(done)
+    return done

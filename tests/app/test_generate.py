@@ -67,6 +67,19 @@ def walk(node):
         yield from walk(child)
 
 
+def test_a_warm_server_has_the_default_text_written_before_any_visit():
+    """serve.py's warm start (ATTN_WARM_MODELS=1) writes the default text once into the
+    store every first visit reads: what `generate` writes, and kept (a second call is it)."""
+    gen.finished.clear()
+    try:
+        w = gen.warm_default()
+        g = smollm().generate(DEFAULT_PROMPT, DEFAULT_NEW_TOKENS)
+        np.testing.assert_array_equal(w.ids, g.ids)
+        assert gen.finished().get(w.settings) is w and gen.warm_default() is w
+    finally:
+        gen.finished.clear()
+
+
 def test_the_text_written_comes_right_under_the_form(loaded):
     """The text being written (and once written) is the first thing under the Write button,
     before the head picker, the triangle and the lesson's idea: on a 1400 x 900 screen it

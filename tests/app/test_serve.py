@@ -97,8 +97,9 @@ def test_serve_holds_blas_to_one_thread_unless_told_otherwise():
 def test_with_attn_warm_models_the_models_load_before_the_server_listens(
     monkeypatch, streamlit_bind, warm
 ):
-    """ATTN_WARM_MODELS=1 (the image, make class): both models are in the app's caches
-    before the socket exists, so /_stcore/health (a readiness probe) waits for them."""
+    """ATTN_WARM_MODELS=1 (the image, make class): both models are in the app's caches, and
+    Generate's default text written, before the socket exists, so /_stcore/health (a
+    readiness probe) waits for them."""
     from attn_ui.compute.decoder import smollm
     from attn_ui.compute.model import minilm
 
@@ -107,6 +108,9 @@ def test_with_attn_warm_models_the_models_load_before_the_server_listens(
     loaded = []
     monkeypatch.setattr("attn_core.pretrained.load_minilm", lambda: loaded.append("minilm"))
     monkeypatch.setattr("attn_core.pretrained.load_smollm", lambda: loaded.append("smollm"))
+    monkeypatch.setattr(
+        "attn_ui.compute.generate.warm_default", lambda: loaded.append("default text")
+    )
     if warm:
         monkeypatch.setenv("ATTN_WARM_MODELS", warm)
     else:
@@ -115,7 +119,7 @@ def test_with_attn_warm_models_the_models_load_before_the_server_listens(
     sock = starlette_server._bind_socket("127.0.0.1", 0, 8)
     sock.close()
     try:
-        assert loaded == (["minilm", "smollm"] if warm else [])
+        assert loaded == (["minilm", "smollm", "default text"] if warm else [])
     finally:
         smollm.clear()  # the fakes must not stay in the caches
         minilm.clear()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from attn_ui.settings import DEFAULT_NEW_TOKENS
 from deploy.class_run import COOKIE, Classroom
 from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
 from tests.support.server import ROOT, free_port
@@ -127,7 +128,7 @@ def _generation_cut_off(room: Classroom) -> dict:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
         pg = ctx.new_page()
-        pg.goto(f"{room.url}/Generate?max_new=40")
+        pg.goto(f"{room.url}/Generate")  # the default text: written by the warm start
         pg.wait_for_function(IDLE, timeout=180_000)
         box = pg.get_by_role("textbox", name="Prompt (press Enter to write)")
         box.fill(PROMPT)
@@ -146,7 +147,8 @@ def _generation_cut_off(room: Classroom) -> dict:
         cut = {"prompt": box.input_value(), "captions": pg.evaluate(CAPTIONS), "url": pg.url}
         pg.get_by_role("button", name="Write it again").click()
         pg.wait_for_function(
-            f"() => ({CAPTIONS})().includes('40 token(s) written')", timeout=180_000
+            f"() => ({CAPTIONS})().includes('{DEFAULT_NEW_TOKENS} token(s) written')",
+            timeout=180_000,
         )
         alerts = pg.locator("[data-testid=stAlert]").all_inner_texts()
         errors = pg.evaluate(ERRORS)
