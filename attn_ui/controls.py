@@ -8,6 +8,7 @@ seed them on a first visit, and the URL mirrors them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import streamlit as st
@@ -28,6 +29,7 @@ from attn_ui.settings import (
 SENTENCE_CUT = "lesson_sentence_cut"  # session key: the length of the last paste that was cut
 
 
+@functools.cache  # fixed for the process; asking the model's cache costs a hash per rerun
 def minilm_sizes() -> tuple[int, int]:
     """The real head's model: its layers and heads (what a link's layer and head may be)."""
     model = minilm()

@@ -9,6 +9,7 @@ deep link runs that page and nothing else). The built-in file-name menu is switc
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 import sys
@@ -30,6 +31,15 @@ FIGURE_HEADING = "attn_live_figure"  # the key of the figure column's hidden h2
 # Characters that would turn text quoted from the learner into emphasis, code, a link, HTML
 # or maths inside Streamlit's Markdown.
 _MARKUP = re.compile(r"([\\`*_\[\]<>$~])")
+
+
+@functools.cache
+def _page(path: str) -> st.Page:
+    """The page file at `path` as an ``st.Page``, made once per process: a link given by path
+    makes Streamlit resolve the file (os.path.realpath) and search every page on every
+    rerun, about a millisecond for the menu's thirty links (bench/profile_server.py). Not
+    for app.py: as an ``st.Page`` its address would be /app, not the home page's /."""
+    return st.Page(path)
 
 
 def navigation(current: str = "The steps") -> None:
@@ -55,7 +65,7 @@ def navigation(current: str = "The steps") -> None:
                 )
                 if box.open:
                     for p in pages:
-                        box.page_link(p.path, label=_menu_label(p, done))
+                        box.page_link(_page(p.path), label=_menu_label(p, done))
                     if group == "The steps" and done:
                         box.button(
                             "Reset my progress",
@@ -181,9 +191,9 @@ def footer(file: str) -> None:
     i = group.index(me)
     left, right = st.columns(2)
     if i > 0:
-        left.page_link(group[i - 1].path, label=f"Previous: {group[i - 1].title}", icon="⬅️")
+        left.page_link(_page(group[i - 1].path), label=f"Previous: {group[i - 1].title}", icon="⬅️")
     if i + 1 < len(group):
-        right.page_link(group[i + 1].path, label=f"Next: {group[i + 1].title}", icon="➡️")
+        right.page_link(_page(group[i + 1].path), label=f"Next: {group[i + 1].title}", icon="➡️")
 
 
 def quoted(text: str) -> str:
