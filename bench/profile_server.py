@@ -4,8 +4,9 @@ learners (the websocket learners of bench/bench_load.py: half on /Overview, half
 
 py-spy samples the server from outside (it does not slow the process it reads) for the
 whole active phase; every busy thread's stack is one sample. Printed: the samples, the
-places with the largest share of them counted once per stack (inclusive: a function and
-everything it called), and the lines that were running (self).
+app's own functions with the largest share of them counted once per stack (inclusive: a
+function and everything it called), and the lines that were running (self). The event
+loop's wait for the network (`EpollSelector.select`) is sampled as busy: it is not CPU.
 
 Run: `.venv/bin/python bench/profile_server.py` (50 learners for 40 s; `--n 10 --seconds 20`
 for a quick look; `--app bench/bare_app.py` profiles the yardstick instead). The raw
@@ -43,24 +44,27 @@ def read_raw(path: Path) -> list[tuple[list[str], int]]:
 
 
 def place(frame: str) -> str:
-    """`function (path/to/file.py:12)` -> `function (file.py)`: a function, not a line."""
+    """`function (path/to/file.py:12)` -> `function (dir/file.py)`: a function, not a line."""
     name, _, where = frame.partition(" (")
     file = where.rstrip(")").rsplit(":", 1)[0]
     return f"{name} ({'/'.join(Path(file).parts[-2:])})"
 
 
+OURS = ("attn_core/", "attn_ui/", "attn_lessons/", "pages/", "app.py")  # the app's own code
+
+
 def summary(stacks: list[tuple[list[str], int]], top: int = 10) -> str:
-    """The `top` places by inclusive share and the `top` lines by self share."""
+    """The `top` places of the app's own code by inclusive share (a function and all it
+    called, counted once per stack), and the `top` lines by self share (the line running)."""
     total = sum(c for _, c in stacks)
     inclusive, leaf = collections.Counter(), collections.Counter()
     for frames, count in stacks:
-        for p in {place(f) for f in frames}:
+        for p in {place(f) for f in frames if any(o in f for o in OURS)}:
             inclusive[p] += count
         leaf[frames[-1]] += count
     out = [f"{total} samples"]
-    out.append(f"  inclusive (a place and what it called), top {top}:")
-    # the thread's own entry frames are in every stack: skip the ones in all of them
-    for p, c in [x for x in inclusive.most_common() if x[1] < total][:top]:
+    out.append(f"  the app's own code, inclusive (a place and what it called), top {top}:")
+    for p, c in inclusive.most_common(top):
         out.append(f"    {100 * c / total:5.1f}%  {p}")
     out.append(f"  self (the line running), top {top}:")
     for p, c in leaf.most_common(top):
