@@ -258,3 +258,17 @@ def test_bad_generation_settings_get_a_clear_message(model, kwargs, words):
 def test_tabs_newlines_and_emoji_joiners_are_fine(model):
     assert model.run("a\tb\nc").n_tokens >= 3
     assert model.run("I code: \U0001f469\u200d\U0001f4bb").n_tokens >= 4  # woman technologist
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_top_five_is_the_stable_sorts_first_five(seed):
+    """top_five gives what a full stable sort gives, ties (lower id first) included."""
+    from attn_core.pretrained.smollm import top_five
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    probs = rng.integers(0, 6, n) / 10.0  # many ties, at the fifth place too
+    top, p = top_five(probs)
+    want = np.argsort(-probs, kind="stable")[:5]
+    np.testing.assert_array_equal(top, want)
+    np.testing.assert_array_equal(p, probs[want])
