@@ -191,12 +191,12 @@ def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, ti
 
 def live(places, text: str, prompt_tokens, steps, layer: int, head: int, before) -> None:
     """What the page shows while the model writes: the text so far in `places[0]` (right under
-    the form: on the first screen) and the growing triangle in `places[1]` (redrawn every
-    token while small, every 8th beyond LIVE_CELLS cells)."""
+    the form: on the first screen), the growing triangle in `places[1]` (redrawn every
+    token while small, every 8th beyond LIVE_CELLS cells) and its numbers in `places[2]`."""
     model = smollm()
     new = [s.id for s in steps]
     tokens = [*prompt_tokens, *(s.token for s in steps)]
-    said, place = places
+    said, place, numbers = places
     with said.container():
         st.code(text + model.decode(new), language=None, wrap_lines=True)
         st.caption(f"Writing: {len(steps)} token(s) so far.")
@@ -208,15 +208,19 @@ def live(places, text: str, prompt_tokens, steps, layer: int, head: int, before)
     m, first = gen.stack_rows(b, rows, len(prompt_tokens))
     title = f"Causal attention, layer {layer}, head {head} (writing)"
     fig = triangle_figure(m, first, tokens, layer, head, title)
-    # one box for the figure and its numbers, in the slot the finished view's columns take
-    # over (a second element here would outlive the writing on the page)
-    with place.container(), st.container():
+    # the figure alone in its slot (the finished view's columns take it over), its numbers
+    # in a slot of their own that the page empties once written. Not a container holding
+    # both: replacing, every token, a placeholder's container that held another container
+    # made Streamlit 1.67's browser side fail ("Bad delta path index 1") on about one first
+    # visit in four and blank the whole page (bench/first_visits.py: 4 of 16 first visits
+    # before, 0 of 12 with these slots; the blank Generate page of two fresh-clone CI runs)
+    with place:
         canvas_grid.figure(fig, key=f"gen_live_{k}")
-        # an expander without a key opens in the browser alone: a rerun would stop the writing
-        with st.expander(f"Numbers of {title} (table)"):
-            rows = labels(tokens[first : first + len(m)])
-            cols = labels(tokens[: m.shape[1]])
-            st.dataframe(table(m, rows, cols), height=table_height(len(m)))
+    # an expander without a key opens in the browser alone: a rerun would stop the writing
+    with numbers.expander(f"Numbers of {title} (table)"):
+        rows = labels(tokens[first : first + len(m)])
+        cols = labels(tokens[: m.shape[1]])
+        st.dataframe(table(m, rows, cols), height=table_height(len(m)))
 
 
 def written_text(w: gen.Written) -> None:
@@ -301,9 +305,9 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
 
 
 def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen.Written:
-    """Write with the shared queue, streaming into `out` (the text's place, the triangle's) as
-    each token comes; the learner's place in line shows in `queue_place` meanwhile. Raises the
-    core's PromptError."""
+    """Write with the shared queue, streaming into `out` (the text's place, the triangle's,
+    its numbers') as each token comes; the learner's place in line shows in `queue_place`
+    meanwhile. Raises the core's PromptError."""
     model = smollm()
     steps, before, prompt_tokens = [], None, []
     prompt_text, n_prompt = "", 0

@@ -21,7 +21,7 @@ if asked is None and view.report_interrupted():  # cut off, and the learner asks
 alert, queue_place, said = st.empty(), st.empty(), st.empty()
 layer, head = view.head_picker()
 view.to_url()
-out = said, st.empty()  # the text's place and the triangle's
+out = said, st.empty(), st.empty()  # the text's place, the triangle's, the live numbers
 
 # write when asked; on a first visit, the kept settings' text (shared if already written),
 # unless that visit is the reconnection of a page whose writing was cut off (said above)
@@ -46,6 +46,7 @@ if s is not None:
 if "gen_written" in st.session_state:
     with said.container():
         view.written_text(st.session_state["gen_written"])
+    out[2].empty()  # the live triangle's numbers go with the writing
     with out[1].container():
         view.written(st.session_state["gen_written"], layer, head, text)
 

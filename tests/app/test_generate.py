@@ -3,6 +3,7 @@ layer, head or token change never writes again; bad prompts get a sentence."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy as np
@@ -13,7 +14,7 @@ from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 
 from attn_ui import formats
 from attn_ui.compute import generate as gen
-from attn_ui.compute.decoder import generation_queue, smollm
+from attn_ui.compute.decoder import GENERATION_SLOTS, generation_queue, smollm
 from attn_ui.settings import DEFAULT_NEW_TOKENS, DEFAULT_PROMPT
 from tests.support.apptest import heatmap, load, rerun
 
@@ -209,8 +210,9 @@ def test_a_learner_behind_another_sees_their_place(runners):
     at.button(key="gen_go").click()
     q = generation_queue()
     seen: list[str] = []
-    with q.turn() as wait:  # another learner holds the line
-        wait(lambda ahead: None)
+    with contextlib.ExitStack() as others:  # as many learners as the steps take are writing
+        for _ in range(GENERATION_SLOTS):
+            others.enter_context(q.turn())(lambda ahead: None)
         page = threading.Thread(target=at.run)
         page.start()
         for _ in range(100_000):
@@ -242,7 +244,7 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
         g = model.generate(text, 3)
         n = len(g.prompt_ids)
         tokens = [model.token_text(i) for i in g.prompt_ids]
-        places = st.empty(), st.empty()
+        places = st.empty(), st.empty(), st.empty()
         view.live(places, text, tokens, g.steps, 26, 6, gen.prompt_rows(text, n))
 
     at = AppTest.from_function(writing, default_timeout=300).run()
