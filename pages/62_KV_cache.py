@@ -7,7 +7,7 @@ import streamlit as st
 from attn_core.labs import kv_cache as kv
 from attn_ui import formats, frame, state
 from attn_ui.compute import kv_cache as compute
-from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
+from attn_ui.compute.decoder import PROMPT_TOKENS, generation_worker, smollm
 from attn_ui.figures import decoder_charts, panels
 from attn_ui.settings import MAX_PROMPT_CHARS, prompt_link
 
@@ -122,5 +122,21 @@ st.caption(
     else "The two ways choose different next tokens: the cache would be wrong."
 )
 st.caption(formats.TOKEN_NOTE)
+
+st.subheader("5. Writing together")
+st.markdown(text["Writing together"])
+last, alone = generation_worker().last, generation_worker().alone
+if last is None:
+    st.info(
+        "No text has been written on this server since it started: press Write on the "
+        "Generate page (or ask your class to), then look again.",
+        icon=":material/info:",
+    )
+else:
+    c = st.columns(3)
+    c[0].metric("Generations sharing the latest step", f"{last.together}")
+    c[1].metric("That step took", f"{last.ms:.0f} ms")
+    c[2].metric("A step for one alone (latest)", f"{alone.ms:.0f} ms" if alone else "not yet")
+st.button("Look again", key="kv_look_again", help="Read the server's latest step again.")
 
 frame.footer(__file__)

@@ -1,9 +1,10 @@
 """The decoder (SmolLM2): loaded once per server process and shared, its passes cached, and
-one queue per process so that generations take turns.
+one queue per process for the generations.
 
-A generation holds a core for about a second (20 tokens at about 45 ms each). Two at once on
-one process would each go at half speed and take the cores the other learners' heatmaps need,
-so at most ``GENERATION_SLOTS`` run at a time; the others wait in order and see their place.
+The generations run in one child process (``decoder_worker``), decoded together: each step
+writes a token for every generation under way in one pass. Up to ``GENERATION_SLOTS`` share
+the steps; more would make each step, and so each of them, slower than a learner will wait,
+so the others wait in order and see their place.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from attn_core.pretrained import DecoderTrace, SmolLM
 
 RUN_TOKENS = 96  # a pass kept whole for the pages: attentions 30 x 9 x 96 x 96 x 4 B = 10 MB
 PROMPT_TOKENS = 256  # a prompt to generate from (only the new rows are kept)
-GENERATION_SLOTS = 1
+GENERATION_SLOTS = 8  # generations decoded together (bench/bench_batching.py)
 
 
 @st.cache_resource(show_spinner="Loading the decoder (once per server)...")

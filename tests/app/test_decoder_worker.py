@@ -1,7 +1,10 @@
-"""Generations in their own process: the same tokens as in-process, a cancel that frees the
-child for the next request, bad input as the core's message, and a killed child reported."""
+"""Generations in their own process: the same tokens as in-process, learners writing at once
+decoded together, a cancel that frees the child for the next request, bad input as the
+core's message, and a killed child reported."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import pytest
@@ -35,6 +38,34 @@ def test_a_learner_who_leaves_cancels_and_the_next_request_is_answered(worker):
     assert first.position > 0
     again = [s.id for s in worker.generate_steps("The sky is", 4)]
     assert again == list(load_smollm().generate("The sky is", 4).new_ids)
+
+
+def test_learners_writing_at_once_share_the_steps_and_write_their_own_text(worker):
+    """Three page threads ask at once: the child decodes them together (a step wrote for
+    more than one), and each gets the tokens it would get alone, sampled ones too."""
+    asks = [
+        ("The sky is", 8, 0.0, 0),
+        ("Once upon a time there was", 10, 0.9, 4),
+        ("Hi", 6, 0.0, 0),
+    ]
+    got: dict[int, list[int]] = {}
+    shared = []
+
+    def learner(i: int) -> None:
+        got[i] = []
+        for step in worker.generate_steps(*asks[i]):
+            got[i].append(step.id)
+            shared.append(worker.last.together)
+
+    threads = [threading.Thread(target=learner, args=(i,)) for i in range(len(asks))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    for i, ask in enumerate(asks):
+        assert got[i] == list(load_smollm().generate(*ask).new_ids), ask
+    assert max(shared) > 1  # some steps wrote for two or three at once
+    assert worker.alone is None or worker.alone.together == 1
 
 
 def test_bad_input_comes_back_as_the_cores_message(worker):
