@@ -6,6 +6,7 @@ picked.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, fields, replace
@@ -35,6 +36,7 @@ GEN = state.Group("gen", link=generation_link(smollm_sizes))
 # with it lost its writer: the server died mid-way (a class's replica killed or restarted,
 # docs/class.md) and the browser reconnected to another one.
 WRITING = "writing"
+LIVE_FIGURE_S = 0.5  # the live triangle is redrawn at most this often (the text every token)
 
 
 def settings() -> GenerationSettings:
@@ -189,10 +191,13 @@ def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, ti
     )
 
 
-def live(places, text: str, prompt_tokens, steps, layer: int, head: int, before) -> None:
+def live(
+    places, text: str, prompt_tokens, steps, layer: int, head: int, before, figure: bool = True
+) -> None:
     """What the page shows while the model writes: the text so far in `places[0]` (right under
     the form: on the first screen), the growing triangle in `places[1]` (redrawn every
-    token while small, every 8th beyond LIVE_CELLS cells) and its numbers in `places[2]`."""
+    token while small, every 8th beyond LIVE_CELLS cells; not at all when `figure` is
+    False) and its numbers in `places[2]`."""
     model = smollm()
     new = [s.id for s in steps]
     tokens = [*prompt_tokens, *(s.token for s in steps)]
@@ -201,7 +206,7 @@ def live(places, text: str, prompt_tokens, steps, layer: int, head: int, before)
         st.code(text + model.decode(new), language=None, wrap_lines=True)
         st.caption(f"Writing: {len(steps)} token(s) so far.")
     k = len(steps)
-    if len(tokens) ** 2 > gen.LIVE_CELLS and k % 8 != 1:
+    if not figure or (len(tokens) ** 2 > gen.LIVE_CELLS and k % 8 != 1):
         return  # the last triangle drawn stays
     rows = [s.attention[layer, head] for s in steps]
     b = None if before is None else before[layer, head]
@@ -310,12 +315,18 @@ def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen
     meanwhile. Raises the core's PromptError."""
     model = smollm()
     steps, before, prompt_tokens = [], None, []
-    prompt_text, n_prompt = "", 0
+    prompt_text, n_prompt, drawn = "", 0, 0.0
     for prompt_text, n_prompt, step in gen.stream(s, waiting(queue_place)):
         if not steps:  # our turn came: the line's message goes, the prompt's rows come
             queue_place.empty()
             prompt_tokens = [model.token_text(i) for i in model.encode(prompt_text, limit=None)]
             before = gen.prompt_rows(prompt_text, n_prompt)
         steps.append(step)
-        live(out, prompt_text, prompt_tokens, steps, layer, head, before)
+        # the text every token; the triangle at most every LIVE_FIGURE_S: with several
+        # learners writing together, each token's figure for each of them was most of the
+        # server's time (bench/bench_load.py --generators 10)
+        now = time.monotonic()
+        figure = len(steps) == 1 or now - drawn >= LIVE_FIGURE_S
+        drawn = now if figure else drawn
+        live(out, prompt_text, prompt_tokens, steps, layer, head, before, figure)
     return gen.collect(s, prompt_text, n_prompt, steps)
