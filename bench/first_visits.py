@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -45,10 +46,11 @@ def visit(page: str, limit_s: float) -> tuple[bool, float, list[str]]:
         pg.on("pageerror", lambda e: errors.append(str(e).splitlines()[0][:200]))
         t0 = time.monotonic()
         pg.goto(f"{url}/{page}")
-        done = False
-        while not done and time.monotonic() - t0 < limit_s:
-            done = pg.evaluate(DONE)
-            time.sleep(0.2)
+        try:
+            pg.wait_for_function(DONE, timeout=limit_s * 1000)
+            done = True
+        except PlaywrightTimeout:
+            done = False
         browser.close()
         return done, time.monotonic() - t0, errors
 
