@@ -83,14 +83,18 @@ def model_text(s: GenerationSettings) -> str:
     return text
 
 
+def read_prompt(s: GenerationSettings) -> tuple[str, int]:
+    """The text the model reads for `s` and its number of tokens (PromptError if it cannot)."""
+    text = model_text(s)
+    return text, len(smollm().encode(text, limit=PROMPT_TOKENS))
+
+
 def stream(
     s: GenerationSettings, show_wait: Callable[[int], None]
 ) -> Iterator[tuple[str, int, Step]]:
     """Write with the shared queue: wait for the turn (``show_wait(ahead)`` while waiting),
     then yield ``(text, n_prompt, step)`` per token as it is written."""
-    text = model_text(s)
-    model = smollm()
-    n_prompt = len(model.encode(text, limit=PROMPT_TOKENS))
+    text, n_prompt = read_prompt(s)
     with generation_queue().turn() as wait:
         wait(show_wait)
         worker = generation_worker()  # its own process: see decoder_worker
@@ -196,10 +200,8 @@ def warm_default() -> Written:
     s = GenerationSettings()
     done = finished().get(s)
     if done is None:
-        text = model_text(s)
-        model = smollm()
-        n_prompt = len(model.encode(text, limit=PROMPT_TOKENS))
-        steps = list(model.generate_steps(text, s.max_new_tokens, s.temperature, s.seed))
+        text, n_prompt = read_prompt(s)
+        steps = list(smollm().generate_steps(text, s.max_new_tokens, s.temperature, s.seed))
         done = collect(s, text, n_prompt, steps)
         finished().put(done)
     return done
