@@ -125,7 +125,8 @@ st.caption(formats.TOKEN_NOTE)
 
 st.subheader("5. Writing together")
 st.markdown(text["Writing together"])
-last, alone = generation_worker().last, generation_worker().alone
+worker = generation_worker()
+last, alone = worker.last, worker.alone
 if last is None:
     st.info(
         "No text has been written on this server since it started: press Write on the "
