@@ -11,7 +11,7 @@ PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install model-cache run dev class test lint browser haproxy node bench ref-venv clean
+.PHONY: install model-cache run dev class test lint browser haproxy postgres node bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,17 @@ haproxy:
 	  fi; \
 	fi
 
+# The class store's tests (and `make class`) start PostgreSQL servers of their own from Debian's
+# binaries; install them when root, else say how.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	  else \
+	    echo "The class store's tests need PostgreSQL: run 'sudo apt-get install -y postgresql'."; exit 1; \
+	  fi; \
+	fi
+
 # Browser tests drive Debian's Chromium; install it when we can (root), else say how.
 browser:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -79,7 +90,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install browser haproxy node lint
+test: install browser haproxy postgres node lint
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest
 

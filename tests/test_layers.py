@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("attn_core", "attn_ui", "attn_sheets", "attn_lessons")
+PACKAGES = ("attn_core", "attn_ui", "attn_sheets", "attn_lessons", "attn_class")
 
 
 def modules() -> dict[str, Path]:
@@ -118,3 +118,16 @@ def test_compute_and_settings_import_no_widget_module():
     for name in g:
         if name.startswith(("attn_ui.compute", "attn_ui.settings")):
             assert not below(g, name) & widgets, (name, below(g, name) & widgets)
+
+
+def test_the_class_store_stands_alone():
+    """attn_class (the stored data) imports no Streamlit and nothing of the app: the pages
+    use it, not the other way round, and it can be read and tested on its own."""
+    g = graph()
+    for name, path in modules().items():
+        if name.startswith("attn_class"):
+            assert not {m for m in below(g, name) if not m.startswith("attn_class")}, name
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+            names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+            assert not {m for m in names if m.split(".")[0] == "streamlit"}, name
