@@ -9,7 +9,14 @@ tables; migrate.py and migrations/: the schema's history (Alembic).
 """
 
 from attn_class.results import POST, PRE, AnswerRow, ClassSummary, NewClass, gain
-from attn_class.store import Store, StoreUnavailable, open_store, read_code, show_code
+from attn_class.store import (
+    NotInClass,
+    Store,
+    StoreUnavailable,
+    open_store,
+    read_code,
+    show_code,
+)
 
 __all__ = [
     "POST",
@@ -17,6 +24,7 @@ __all__ = [
     "AnswerRow",
     "ClassSummary",
     "NewClass",
+    "NotInClass",
     "Store",
     "StoreUnavailable",
     "gain",

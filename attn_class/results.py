@@ -45,13 +45,14 @@ class AnswerRow:
 @dataclass(frozen=True)
 class ItemResult:
     page: str
-    item: str
-    learners: int  # who answered it
-    right: int  # of them, right at their first answer
+    item: str  # "" for a whole page
+    learners: int  # who answered it (on a page: any of its items)
+    answers: int  # first answers: one per learner and item
+    right: int  # of them, right
 
     @property
     def share(self) -> float:
-        return self.right / self.learners
+        return self.right / self.answers
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,13 @@ def _stuck(rows: Sequence[AnswerRow]) -> tuple[str, str] | None:
 
 
 def _shares(first: dict[tuple[str, str, str], bool], by_item: bool) -> tuple[ItemResult, ...]:
-    seen: dict[tuple[str, str], list[bool]] = defaultdict(list)
-    for (_, page, item), ok in first.items():
-        seen[(page, item if by_item else "")].append(ok)
-    return tuple(ItemResult(p, i, len(oks), sum(oks)) for (p, i), oks in seen.items())
+    seen: dict[tuple[str, str], list[tuple[str, bool]]] = defaultdict(list)
+    for (who, page, item), ok in first.items():
+        seen[(page, item if by_item else "")].append((who, ok))
+    return tuple(
+        ItemResult(p, i, len({w for w, _ in got}), len(got), sum(ok for _, ok in got))
+        for (p, i), got in seen.items()
+    )
 
 
 def summarise(cls, learners, answers, *, now: datetime) -> ClassSummary:

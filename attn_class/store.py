@@ -57,13 +57,23 @@ class StoreUnavailable(ConnectionError):
     """The database could not be reached: nothing was written."""
 
 
+class NotInClass(ValueError):
+    """A learner token that is no one's: they left, or their class was deleted."""
+
+
 def open_store(url: str | None = None) -> Store:
     """The store at `url` (None: `default_url()`), its tables migrated to the current schema.
 
     `sqlite:///path` is an embedded file in WAL mode (its folder is created);
     `postgresql+psycopg://user@host:port/db` is a PostgreSQL server."""
     engine = make_engine(url or default_url())
-    migrate.upgrade(engine)
+    try:
+        migrate.upgrade(engine)
+    except DBAPIError as exc:
+        engine.dispose()
+        raise StoreUnavailable(
+            f"The class's database cannot be reached ({engine.url.render_as_string()})."
+        ) from exc
     return Store(engine)
 
 
@@ -293,7 +303,7 @@ class Store:
                     select(Learner.id).where(Learner.token_hash == digest(str(token)))
                 )
                 if learner_id is None:
-                    raise ValueError(
+                    raise NotInClass(
                         "This browser is no longer in a class (you left it, or your teacher "
                         "deleted it): join again with the class code to keep recording."
                     )
@@ -321,7 +331,7 @@ class Store:
             # (left, or the class deleted) in between: only the first is "stored"
             if self._stored(token, answer_id):
                 return False
-            raise ValueError("This browser is no longer in a class: nothing was saved.") from None
+            raise NotInClass("This browser is no longer in a class: nothing was saved.") from None
         return True
 
     def _stored(self, token: str, answer_id: str) -> bool:

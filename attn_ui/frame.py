@@ -22,7 +22,7 @@ from attn_core import AttentionInputError
 from attn_lessons.text import fill as fill  # the pages fill lesson text through the frame
 from attn_lessons.text import lesson
 from attn_ui import page_style
-from attn_ui.path import progress
+from attn_ui.path import membership, progress
 from attn_ui.registry import GROUPS, in_group, info
 
 LEAD = "In one line"  # the lesson's sentence under the title: what the page shows
@@ -75,6 +75,7 @@ def navigation(current: str = "The steps") -> None:
                         )
         st.divider()
         progress.save()
+        membership.save()
 
 
 def _menu_label(p, done: frozenset[str]) -> str:

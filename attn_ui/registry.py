@@ -19,6 +19,7 @@ class Page:
     title: str
     group: str  # one of GROUPS: the menu section
     name: str  # lessons/<name>.md holds its text; also how code names the page
+    params: tuple[str, ...] = ()  # the page's own query parameters (not lesson settings)
 
     @property
     def url(self) -> str:
@@ -26,7 +27,15 @@ class Page:
         return "/" + Path(self.path).stem.split("_", 1)[1]
 
 
-GROUPS = ("The steps", "Labs", "By hand", "Real model", "Decoder", "Inside the kernel")
+GROUPS = (
+    "The steps",
+    "Labs",
+    "By hand",
+    "Real model",
+    "Decoder",
+    "Inside the kernel",
+    "Class",
+)
 
 # The order is the menu's, and the previous/next chain within a group.
 PAGES: tuple[Page, ...] = (
@@ -72,6 +81,10 @@ PAGES: tuple[Page, ...] = (
     ),
     Page("pages/51_Gradients.py", "Gradients: how a head learns", "Inside the kernel", "gradients"),
     Page("pages/52_Train_a_head.py", "Train a head, live", "Inside the kernel", "train_a_head"),
+    Page("pages/70_Join.py", "Join a class", "Class", "join", ("code",)),
+    Page(
+        "pages/71_Teach.py", "Teach: what your class understood", "Class", "teach", ("code", "key")
+    ),
 )
 
 

@@ -12,6 +12,12 @@ import os
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
+import tempfile  # noqa: E402
+
+# The class store's SQLite file (attn_class): a folder of this run's own, never the data/ of
+# a maintainer's checkout; the app servers the tests start inherit it.
+os.environ.setdefault("ATTN_DATA_DIR", tempfile.mkdtemp(prefix="attn-data-"))
+
 import pytest  # noqa: E402
 
 from tests.support.browser import ROOT  # noqa: E402

@@ -15,7 +15,7 @@ import streamlit as st
 
 from attn_lessons import questions
 from attn_ui import frame
-from attn_ui.path import progress
+from attn_ui.path import membership, progress
 from attn_ui.registry import info
 
 _RERUN = "chk_rerun_page"  # session key: a fragment's check marked its page
@@ -44,11 +44,30 @@ def _given(page: str, q: questions.Question):
     return tuple(value) if q.kind == "cells" and value is not None else value
 
 
+def _said(q: questions.Question, given) -> str:
+    """The learner's answer in words, as their teacher reads it."""
+    if q.kind == "choice":
+        return q.options[given]
+    if q.kind == "cells":
+        return ", ".join(q.options[i] for i in sorted(given))
+    return str(given)
+
+
 def _check(page: str, qs: tuple[questions.Question, ...], whole_page: bool) -> None:
-    """The Check button: judge every answer; all right marks the page."""
+    """The Check button: judge every answer; all right marks the page. A learner in a class
+    has their answers recorded for it (`membership.record`)."""
     given = {q.ident: _given(page, q) for q in qs}
     verdicts = {q.ident: (questions.judge(q, given[q.ident]), given[q.ident]) for q in qs}
     st.session_state[_results(page)] = verdicts
+    membership.record(
+        page,
+        [
+            (q.key, _said(q, g), v.correct, v.misconception)
+            for q in qs
+            for v, g in [verdicts[q.ident]]
+            if v.answered
+        ],
+    )
     if all(v.correct for v, _ in verdicts.values()):
         if whole_page and page not in progress.done():
             st.session_state[_RERUN] = True
@@ -87,6 +106,27 @@ def _feedback(v: questions.Verdict, given, q: questions.Question, text: dict[str
         st.warning(words, icon=":material/help:")
     else:
         st.error(f"Not quite. {words}", icon=":material/cancel:")
+
+
+def sent(page: str, text: dict[str, str]) -> None:
+    """What became of the learner's answers on `page` for their class, after a check
+    (nothing when they are in no class): saved, waiting for the database, or the class gone."""
+    done = membership.status(page)
+    if done is None:
+        return
+    if done.gone:
+        st.warning(text["Class gone"], icon=":material/group_off:")
+    elif done.waiting:
+        st.warning(frame.fill(text["Not saved"], n=done.waiting), icon=":material/cloud_off:")
+        st.button(
+            "Send again",
+            key=f"chk_{page}_send_again",
+            on_click=membership.send,
+            args=(page,),
+            icon=":material/refresh:",
+        )
+    elif done.saved:
+        st.caption(text["Saved"])
 
 
 def show(
@@ -129,5 +169,6 @@ def show(
         st.form_submit_button("Check", on_click=_check, args=(page, qs, whole_page))
     if all(q.ident in results and results[q.ident][0].correct for q in qs):
         st.success(text["All right"], icon=":material/task_alt:")
+    sent(page, text)
     if st.session_state.pop(_RERUN, False):
         st.rerun()  # a fragment's run: the menu, drawn outside it, must show the new mark

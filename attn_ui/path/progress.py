@@ -6,36 +6,21 @@ cookie, `attn_progress` (the checked pages' names joined by "."). The server rea
 the connection's request (`st.context.cookies`) when a session starts; from then on the
 session's copy (`st.session_state["progress"]`) is the one that counts. When the two differ
 (a page was checked, or the progress reset), a small hidden component writes the session's
-copy back into the cookie. It is one of Streamlit's v2 components: drawn into the page
-itself, no iframe, and only on reruns where there is something to write.
+copy back into the cookie (`cookies.write`, only on reruns where there is something to
+write).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from attn_ui.path import cookies
 from attn_ui.registry import in_group
 
 COOKIE = "attn_progress"
 STATE = "progress"  # session key: frozenset of checked page names (registry names)
 CONNECTED = "progress_cookie"  # session key: the cookie's value when the session started
 KEY = "attn_progress_cookie"  # the component's key; its box is hidden
-YEAR = 365 * 24 * 3600
-
-_JS = """
-export default function ({ data, parentElement }) {
-  const box = parentElement.closest(".st-key-attn_progress_cookie");
-  if (box) box.style.display = "none";
-  const value = data.value;
-  document.cookie = value
-    ? `${data.name}=${value}; path=/; max-age=${data.maxAge}; SameSite=Lax`
-    : `${data.name}=; path=/; max-age=0; SameSite=Lax`;
-  parentElement.dataset.saved = value;
-}
-"""
-
-# isolate_styles=False: drawn into the page itself (not a shadow root), so it can hide its box
-_component = st.components.v2.component("attention_lab_progress", js=_JS, isolate_styles=False)
 
 
 def _steps() -> tuple[str, ...]:
@@ -55,7 +40,7 @@ def serialise(done: frozenset[str]) -> str:
 def _from_cookie() -> str:
     """The cookie as the connection brought it (it cannot change during a session)."""
     if CONNECTED not in st.session_state:
-        st.session_state[CONNECTED] = serialise(parse(st.context.cookies.get(COOKIE)))
+        st.session_state[CONNECTED] = serialise(parse(cookies.read(COOKIE)))
     return st.session_state[CONNECTED]
 
 
@@ -79,4 +64,4 @@ def save() -> None:
     connection brought (draws the hidden component; nothing otherwise)."""
     value = serialise(done())
     if value != _from_cookie():
-        _component(data={"name": COOKIE, "value": value, "maxAge": YEAR}, key=KEY)
+        cookies.write(COOKIE, value, key=KEY)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, text
 
-from attn_class import POST, PRE, StoreUnavailable, open_store, read_code
+from attn_class import POST, PRE, NotInClass, StoreUnavailable, open_store, read_code
 from attn_class.schema import Answer, Base, Class, JoinMiss, Learner
 from attn_class.store import MISS_WINDOW, MISSES_ALLOWED
 
@@ -49,9 +49,10 @@ def test_a_class_from_its_creation_to_its_summary(store):
         3,
     )
     (item,) = summary.items
-    assert (item.page, item.item, item.learners, item.right, item.share) == (
+    assert (item.page, item.item, item.learners, item.answers, item.right, item.share) == (
         "Softmax",
         "row-sum",
+        2,
         2,
         1,
         0.5,
@@ -135,7 +136,7 @@ def test_a_learner_who_leaves_takes_their_answers_along(store):
     store.record(bo, "Q K^T", "shape", "3 x 4", False)
     store.leave(bo)
     assert store.whoami(bo) is None
-    with pytest.raises(ValueError, match="no longer in a class"):
+    with pytest.raises(NotInClass, match="no longer in a class"):
         store.record(bo, "Q K^T", "shape", "3 x 3", True)
     s = store.summary(new.code, new.teacher_key)
     assert (s.learners, s.answers, rows(store, Answer)) == (1, 1, 1)

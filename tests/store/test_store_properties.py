@@ -70,12 +70,19 @@ def test_the_summary_is_what_the_answers_say(tmp_path, nicknames, sent):
             first.setdefault((who, page, item), right)
             if misconception:
                 holders[misconception].add(who)
-        shares = {(i.page, i.item): (i.learners, i.right) for i in s.items}
-        expected = defaultdict(lambda: [0, 0])
-        for (_, page, item), right in first.items():
-            expected[(page, item)][0] += 1
-            expected[(page, item)][1] += right
-        assert shares == {k: tuple(v) for k, v in expected.items()}
+        for results, key in (
+            (s.items, lambda page, item: (page, item)),
+            (s.pages, lambda p, _: (p, "")),
+        ):
+            expected = defaultdict(lambda: (set(), [0, 0]))  # learners, [first answers, right]
+            for (who, page, item), right in first.items():
+                learners, counts = expected[key(page, item)]
+                learners.add(who)
+                counts[0] += 1
+                counts[1] += right
+            assert {(r.page, r.item): (r.learners, r.answers, r.right) for r in results} == {
+                k: (len(w), n, ok) for k, (w, (n, ok)) in expected.items()
+            }
         assert dict(s.misconceptions) == {m: len(w) for m, w in holders.items()}
         assert [n for n, _ in s.misconceptions] == sorted(
             holders, key=lambda m: (-len(holders[m]), m)

@@ -81,8 +81,9 @@ def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
     pg.wait_for_function(
         """() => {
             const grids = [...document.querySelectorAll('[data-testid=stBidiComponentRegular]')]
-                // hidden ones: attn_ui/page_style.py, attn_ui/path/progress.py
-                .filter(e => !e.closest('.st-key-attn_page, .st-key-attn_progress_cookie'));
+                // hidden ones: attn_ui/page_style.py, the cookies (attn_ui/path/cookies.py)
+                .filter(e => !e.closest(
+                    '.st-key-attn_page, [class*="st-key-attn_"][class*="_cookie"]'));
             const canvases = document.querySelectorAll('.cg-root[data-drawn]');
             return canvases.length >= grids.length;
         }""",

@@ -1,0 +1,137 @@
+"""The class pages below the browser: a teacher creates a class on /Teach, a learner joins on
+/Join, the learner's checks are recorded and reach the dashboard; a wrong key, a wrong code,
+a bad nickname and a database that cannot be reached each get their sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_class import StoreUnavailable
+from attn_ui.frame import lesson
+from attn_ui.path import membership
+from tests.support.apptest import load, rerun
+from tests.support.checks import STEPS, questions, widget_key
+
+TEACH, JOIN = "pages/71_Teach.py", "pages/70_Join.py"
+
+
+def submit(at, label: str):
+    [button] = [b for b in at.button if b.label == label]
+    button.click()
+    return rerun(at)
+
+
+def text_box(at, label: str):
+    [box] = [t for t in at.text_input if t.label == label]
+    return box
+
+
+def create(name: str = "Period 3"):
+    at = load(TEACH)
+    text_box(at, "Class name").input(name)
+    submit(at, "Create the class")
+    code = at.query_params["code"]
+    return at, code, at.session_state["teach_credentials"][1]
+
+
+def join(code: str, nickname: str):
+    at = load(JOIN, query={"code": code})
+    text_box(at, "Nickname").input(nickname)
+    return submit(at, "Join the class")
+
+
+def check_softmax(at, values):
+    """Answer the Softmax page's questions with `values` (None: the right answer), press Check."""
+    at.switch_page(STEPS["softmax"].path)
+    rerun(at)
+    for q, value in zip(questions("softmax"), values, strict=True):
+        at.number_input(key=widget_key("softmax", q)).set_value(
+            q.answer if value is None else value
+        )
+    return submit(at, "Check")
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_a_class_from_the_teachers_form_to_a_learners_answers_on_the_dashboard():
+    teacher, code, key = create("Period 3")
+    assert "Period 3" in [h.value for h in teacher.header]
+    assert metrics(teacher) == {
+        "Learners joined": "0",
+        "Active in the last 10 minutes": "0",
+        "Answers": "0",
+    }
+    assert any(key in c.value for c in teacher.code)  # the teacher link, shown once
+    learner = join(code, "Ada")
+    said = [s.value for s in learner.success]
+    assert any("You are in the class **Period 3**" in s and "**Ada**" in s for s in said), said
+    check_softmax(learner, [None, 7.0])  # one right, one wrong
+    assert lesson("checks")["Saved"] in [c.value for c in learner.caption]
+    rerun(teacher)
+    assert metrics(teacher) == {
+        "Learners joined": "1",
+        "Active in the last 10 minutes": "1",
+        "Answers": "2",
+    }
+    tables = [t.value for t in teacher.table]
+    pages = tables[0]
+    assert pages.iloc[0].tolist() == ["5. Softmax: weights sum to 1", 1, "50%"]
+    summary = membership.store().summary(code, key)
+    assert [(r.nickname, r.answers, r.right) for r in summary.roster] == [("Ada", 2, 1)]
+
+
+def test_a_wrong_code_and_a_bad_nickname_say_what_to_do():
+    _, code, _ = create("Codes")
+    at = join("ZZZZ-ZZZZ" if code != "ZZZZZZZZ" else "YYYY-YYYY", "Bo")
+    assert any("No class has the code" in e.value for e in at.error)
+    at = join(code, "   ")
+    assert any("Type a nickname" in e.value for e in at.error)
+
+
+def test_a_wrong_teacher_key_opens_nothing():
+    _, code, _ = create("Keys")
+    at = load(TEACH, query={"code": code, "key": "not-the-key"})
+    assert any("does not open the class" in e.value for e in at.error)
+    assert not at.metric
+
+
+def test_answers_wait_while_the_database_is_away_and_are_sent_again(monkeypatch):
+    teacher, code, key = create("Outage")
+    learner = join(code, "Cy")
+    real = membership.store
+
+    def away():
+        raise StoreUnavailable("down")
+
+    monkeypatch.setattr(membership, "store", away)
+    check_softmax(learner, [None, None])
+    warning = lesson("checks")["Not saved"].replace("{n}", "2")
+    assert warning in [w.value for w in learner.warning]
+    monkeypatch.setattr(membership, "store", real)
+    submit(learner, "Send again")
+    assert lesson("checks")["Saved"] in [c.value for c in learner.caption]
+    assert membership.store().summary(code, key).answers == 2
+
+
+def test_a_learner_who_leaves_is_out_of_the_class():
+    _, code, key = create("Leaving")
+    at = join(code, "Dee")
+    at.checkbox(key="join_leave_sure").check()
+    submit(at, "Leave the class")
+    assert lesson("join")["Left"] in [s.value for s in at.success]
+    assert membership.store().summary(code, key).learners == 0
+    assert [t.label for t in at.text_input] == ["Class code", "Nickname"]  # the form again
+
+
+@pytest.mark.parametrize("page", [TEACH, JOIN])
+def test_the_pages_say_so_when_the_database_is_away(monkeypatch, page):
+    def away():
+        raise StoreUnavailable("down")
+
+    monkeypatch.setattr(membership, "store", away)
+    monkeypatch.setattr(membership, "token", lambda: "a" * 32)  # someone in a class
+    at = load(page, query={"code": "ABCDEFGH", "key": "k"} if page == TEACH else None)
+    shown = [w.value for w in at.warning] + [e.value for e in at.error]
+    assert any("cannot be reached" in s for s in shown), shown

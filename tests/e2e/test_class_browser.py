@@ -1,0 +1,86 @@
+"""A class in real browsers: a teacher creates it on /Teach, two learners join on /Join in
+browsers of their own and answer the Scaling page's check (one with a known misconception);
+the dashboard shows both learners, the misconception and the shares, its CSV holds the same
+answers, and a reload of the teacher's page (the key now out of the address) still opens it."""
+
+import csv
+import io
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from attn_ui.teacher import misconception_words
+from tests.e2e.test_path_browser import answer, check
+from tests.support.browser import open_page, shot, wait_idle
+from tests.support.checks import STEPS, questions
+
+pytestmark = pytest.mark.e2e
+
+
+def learner(browser, app_url, code: str, nickname: str, answers: dict) -> None:
+    pg = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        open_page(pg, app_url, f"Join?code={code}")
+        expect(pg.get_by_label("Class code", exact=True)).to_have_value(code)
+        pg.get_by_label("Nickname", exact=True).fill(nickname)
+        pg.get_by_role("button", name="Join the class").click()
+        wait_idle(pg)
+        expect(pg.get_by_text(f"as {nickname}.")).to_be_visible()
+        open_page(pg, app_url, STEPS["scaling"].url.strip("/"))
+        for q in questions("scaling"):
+            answer(pg, "scaling", q, answers.get(q.key, q.answer))
+        check(pg)
+        expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible()
+    finally:
+        pg.context.close()
+
+
+def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
+    open_page(page, app_url, "Teach")
+    page.get_by_label("Class name", exact=True).fill("Period 3")
+    page.get_by_role("button", name="Create the class").click()
+    wait_idle(page)
+    code = re.search(r"code=([A-Z0-9]{8})", page.url).group(1)
+    link = page.locator("[data-testid=stCode]").filter(has_text="key=").inner_text()
+    assert "key=" not in page.url  # the key is shown once, not kept in the address bar
+
+    qs = questions("scaling")
+    q = next(q for q in qs if q.wrong)
+    name, value = q.wrong[0]
+    learner(browser, app_url, code, "Ada", {})
+    learner(browser, app_url, code, "Bo", {q.key: value})
+
+    page.reload()  # the teacher's browser kept the key (a cookie): the dashboard opens
+    wait_idle(page)
+    assert page.url.endswith(f"/Teach?code={code}")
+    joined = page.locator("[data-testid=stMetric]").filter(has_text="Learners joined")
+    expect(joined).to_contain_text("2")
+    row = (
+        page.locator("table")
+        .filter(has_text="Misconception")
+        .locator("tr")
+        .filter(has_text=misconception_words(name))
+    )
+    expect(row).to_contain_text("1")  # one learner holds it
+    pages = page.locator("table").filter(has_text="Right first time").first
+    share = round(100 * (2 * len(qs) - 1) / (2 * len(qs)))
+    expect(pages).to_contain_text(f"{share}%")
+    shot(page, "teach_dashboard")
+
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Answers.csv").click()
+    rows = list(csv.DictReader(io.StringIO(got.value.path().read_text("utf-8"))))
+    assert len(rows) == 2 * len(qs)
+    assert sum(r["right"] == "False" for r in rows) == 1
+    assert [r["misconception"] for r in rows if r["right"] == "False"] == [name]
+
+    other = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    try:  # the teacher link in a new browser opens the same class
+        other.goto(link)
+        wait_idle(other)
+        expect(other.locator("[data-testid=stMetric]").filter(has_text="Answers")).to_contain_text(
+            str(2 * len(qs))
+        )
+    finally:
+        other.context.close()
