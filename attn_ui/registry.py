@@ -83,6 +83,13 @@ PAGES: tuple[Page, ...] = (
     Page("pages/52_Train_a_head.py", "Train a head, live", "Inside the kernel", "train_a_head"),
     Page("pages/70_Join.py", "Join a class", "Class", "join", ("code",)),
     Page(
+        "pages/72_Concept_inventory.py",
+        "Concept inventory: before and after",
+        "Class",
+        "inventory",
+        ("form",),
+    ),
+    Page(
         "pages/71_Teach.py", "Teach: what your class understood", "Class", "teach", ("code", "key")
     ),
 )

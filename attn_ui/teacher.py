@@ -17,7 +17,7 @@ from datetime import datetime
 import pandas as pd
 import streamlit as st
 
-from attn_class import ClassSummary, StoreUnavailable, show_code
+from attn_class import POST, PRE, ClassSummary, StoreUnavailable, show_code
 from attn_lessons.text import lesson
 from attn_ui import frame
 from attn_ui.path import cookies, membership
@@ -98,7 +98,10 @@ def links(text: dict[str, str], code: str) -> None:
     st.code(f"{base}/Teach?code={new.code}&key={new.teacher_key}", language=None)
 
 
-_TITLES = {p.name: p.title for p in PAGES}
+_TITLES = {p.name: p.title for p in PAGES} | {
+    PRE: "Concept inventory, before",
+    POST: "Concept inventory, after",
+}
 _BOLD = re.compile(r"^\*\*(.+?)\.?\*\*")
 
 
@@ -139,8 +142,19 @@ def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
         columns=["Learner", "Page", "Question"],
     )
     roster = pd.DataFrame(
-        [(r.nickname, r.answers, r.right, _ago(r.last_at)) for r in s.roster],
-        columns=["Learner", "Answers", "Right", "Last answer"],
+        [
+            (
+                r.nickname,
+                r.answers,
+                r.right,
+                _ago(r.last_at),
+                _share(r.pre),
+                _share(r.post),
+                _gain(r.gain),
+            )
+            for r in s.roster
+        ],
+        columns=["Learner", "Answers", "Right", "Last answer", "Before", "After", "Gain"],
     )
     return {
         "pages": pages,
@@ -149,6 +163,14 @@ def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
         "stuck": stuck,
         "learners": roster,
     }
+
+
+def _share(x: float | None) -> str:
+    return "" if x is None else f"{round(100 * x)}%"
+
+
+def _gain(g: float | None) -> str:
+    return "" if g is None else f"{g:.2f}"
 
 
 def _ago(at: datetime | None) -> str:
@@ -226,6 +248,7 @@ def show(text: dict[str, str], s: ClassSummary) -> None:
     if not s.answers:
         st.info(frame.fill(text["No answers"], code=show_code(s.code)), icon=":material/hourglass:")
         return
+    inventory(s)
     t = tables(s)
     st.subheader("Right first time, per page")
     st.table(_percent(t["pages"]), hide_index=True)
@@ -243,6 +266,26 @@ def show(text: dict[str, str], s: ClassSummary) -> None:
         st.table(_percent(t["questions"]), hide_index=True)
     with st.expander("Every learner"):
         st.table(t["learners"], hide_index=True)
+
+
+def inventory(s: ClassSummary) -> None:
+    """The concept inventory: the class's mean score before and after, and Hake's gain, over
+    the learners who took both forms."""
+    st.subheader("Concept inventory")
+    if not s.matched:
+        st.caption(
+            "No learner has taken both forms yet (the Concept inventory page: before the "
+            "lessons, then after)."
+        )
+        return
+    a, b, c = st.columns(3)
+    a.metric("Before (class mean)", _share(s.pre))
+    b.metric("After (class mean)", _share(s.post))
+    c.metric("Gain g", _gain(s.gain))
+    st.caption(
+        f"Over the {s.matched} learners who took both forms; g = (after − before) / "
+        "(1 − before), Hake's normalised gain."
+    )
 
 
 def _percent(table: pd.DataFrame) -> pd.DataFrame:

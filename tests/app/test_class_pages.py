@@ -135,3 +135,43 @@ def test_the_pages_say_so_when_the_database_is_away(monkeypatch, page):
     at = load(page, query={"code": "ABCDEFGH", "key": "k"} if page == TEACH else None)
     shown = [w.value for w in at.warning] + [e.value for e in at.error]
     assert any("cannot be reached" in s for s in shown), shown
+
+
+INVENTORY = "pages/72_Concept_inventory.py"
+
+
+def take(at, form: str, wrong: int):
+    """Take one form of the inventory: the first `wrong` questions wrong, the rest right."""
+    from attn_lessons import inventory
+
+    at.switch_page(INVENTORY)
+    at.query_params["form"] = form
+    rerun(at)
+    for n, q in enumerate(inventory.items(form)):
+        value = next(iter(q.wrong)) if n < wrong else q.answer
+        at.radio(key=f"inv_{form}_{q.concept}").set_value(value)
+    return submit(at, "Submit my answers")
+
+
+def test_the_inventory_before_and_after_gives_the_class_its_gain():
+    teacher, code, key = create("Inventory")
+    learner = join(code, "Eve")
+    take(learner, "pre", wrong=6)  # 9 of 15
+    assert any("You answered 9 of 15 right." in s.value for s in learner.success)
+    assert not learner.error  # before: the score, not the answers
+    take(learner, "post", wrong=1)  # 14 of 15
+    assert any("You answered 14 of 15 right." in s.value for s in learner.success)
+    assert any("your gain is g = 0.83" in m.value for m in learner.markdown)  # (14-9)/(15-9)
+    assert len(learner.error) == 1  # the one wrong answer, explained
+    s = membership.store().summary(code, key)
+    assert (s.pre, s.post, s.matched) == (9 / 15, 14 / 15, 1)
+    assert s.gain == pytest.approx(5 / 6)
+    rerun(teacher)
+    assert metrics(teacher)["Gain g"] == "0.83"
+
+
+def test_the_inventory_asks_for_every_answer():
+    at = load(INVENTORY)
+    submit(at, "Submit my answers")
+    assert any("Answer all 15 questions first" in w.value for w in at.warning)
+    assert not at.success
