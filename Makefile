@@ -41,7 +41,7 @@ dev: install
 
 # A class: REPLICAS app processes behind HAProxy (sticky cookie, health checks, failover);
 # the same topology as deploy/k8s. Ctrl+C stops all of it. See docs/class.md.
-class: install haproxy
+class: install haproxy postgres
 	$(BIN)/python deploy/class_run.py --replicas $(REPLICAS) --port $(PORT)
 
 # `make class` and the failover tests run Debian's HAProxy; install it when root, else say how.

@@ -5,8 +5,11 @@
 starts N replicas (``python serve.py app.py``, as ``make run`` does, each on a free loopback
 port, all with one cookie secret, the models loaded before they listen) and HAProxy in front
 on the given port, with a sticky cookie, health checks and websocket timeouts from
-deploy/haproxy.cfg. A replica that exits is started again (as Kubernetes restarts a pod); its
-learners are sent to the live replicas meanwhile. Ctrl+C (or SIGTERM) stops all of it.
+deploy/haproxy.cfg, and a PostgreSQL server for the classes' data that every replica uses
+(data/postgres/, on a loopback port; `DATABASE_URL` names another database instead), so a
+learner moved to another replica keeps their class and answers. A replica that exits is
+started again (as Kubernetes restarts a pod); its learners are sent to the live replicas
+meanwhile. Ctrl+C (or SIGTERM) stops all of it, PostgreSQL last.
 
 The tests and bench/bench_load.py drive the same `Classroom` from Python: kill a replica,
 restart one in place (a rolling update), read which replica a cookie names.
@@ -30,6 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: the app's packages (attn_class) and deploy/
+
+from deploy.postgres import Postgres  # noqa: E402
+
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
 COOKIE = "attn_replica"  # HAProxy's cookie: the name of the replica that holds the session
 
@@ -74,8 +81,15 @@ class Classroom:
     log_dir: Path | None = None
     cookie_secret: str = ""
     haproxy: str = "haproxy"
+    # the classes' database: "postgres" starts a PostgreSQL of its own (in `postgres_dir`,
+    # default a temporary folder, then fsync off: for tests), "sqlite" leaves each
+    # replica its SQLite file (ATTN_DATA_DIR: shared on one machine), else a URL
+    database: str = "postgres"
+    postgres_dir: Path | None = None
     servers: list[Replica] = field(default_factory=list)
     proxy: subprocess.Popen | None = None
+    postgres: Postgres | None = None
+    database_url: str = ""  # what the replicas get as DATABASE_URL ("" for "sqlite")
 
     def __post_init__(self) -> None:
         if self.log_dir is None:
@@ -117,6 +131,8 @@ class Classroom:
             "STREAMLIT_SERVER_COOKIE_SECRET": self.cookie_secret,
             "ATTN_WARM_MODELS": "1",  # health answers once the models are loaded (serve.py)
         }
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
         with open(r.log, "ab") as log:
             r.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -182,7 +198,32 @@ class Classroom:
 
     # --- all of it -----------------------------------------------------------------------
 
+    def _start_database(self) -> None:
+        """The database every replica uses, migrated to the current schema before any starts."""
+        from attn_class import open_store
+
+        if self.database == "sqlite":
+            return
+        if self.database == "postgres":
+            durable = self.postgres_dir is not None
+            # a folder of its own in /tmp: as root, the server's user must reach it (not a
+            # test's tmp_path, which only root may enter)
+            folder = self.postgres_dir or Path(tempfile.mkdtemp(prefix="attn-class-pg-"))
+            self.postgres = Postgres(folder, free_port(), durable=durable)
+            if self.postgres.running():  # left running by a class that did not stop
+                self.postgres.stop()
+            self.postgres.start()
+            self.database_url = self.postgres.database("attention_lab")
+        else:
+            self.database_url = self.database
+        open_store(self.database_url).close()
+
     def start(self) -> Classroom:
+        try:
+            self._start_database()
+        except BaseException:
+            self.stop()
+            raise
         for r in self.servers:
             self._spawn(r)
         try:
@@ -200,6 +241,11 @@ class Classroom:
         for r in self.servers:
             if r.proc is not None:
                 _stop(r.proc)
+        if self.postgres is not None:
+            if self.postgres.running():
+                self.postgres.stop()  # after the replicas: their last answers are in
+            if not self.postgres.durable:
+                shutil.rmtree(self.postgres.folder, ignore_errors=True)
 
     def __enter__(self) -> Classroom:
         return self.start()
@@ -244,13 +290,23 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl+C and `kill` stop it, even where SIGINT came in ignored (a shell's background job)
     signal.signal(signal.SIGINT, _raise_interrupt)
     signal.signal(signal.SIGTERM, _raise_interrupt)
-    room = Classroom(a.replicas, a.port, a.bind, a.log_dir)
+    from attn_class.engine import data_dir
+
+    # the classes' data outlive the class: data/postgres, unless DATABASE_URL names another
+    database = os.environ.get("DATABASE_URL") or "postgres"
+    room = Classroom(
+        a.replicas, a.port, a.bind, a.log_dir, database=database,
+        postgres_dir=data_dir() / "postgres",
+    )  # fmt: skip
     try:
         print(f"starting {a.replicas} replicas (logs in {room.log_dir})...", flush=True)
         room.start()
         for r in room.servers:
             print(f"  replica {r.name}: pid {r.pid} on {r.url}")
         print(f"Attention Lab for a class: http://localhost:{a.port}  (Ctrl+C stops it)")
+        if room.postgres is not None:
+            pg = room.postgres
+            print(f"  PostgreSQL pid {pg.pid()} on port {pg.port}, data in {pg.folder}", flush=True)
         print(f"  HAProxy pid {room.proxy.pid}, sticky cookie {COOKIE!r}", flush=True)
         room.supervise()
     except KeyboardInterrupt:

@@ -17,6 +17,7 @@ import tempfile  # noqa: E402
 # The class store's SQLite file (attn_class): a folder of this run's own, never the data/ of
 # a maintainer's checkout; the app servers the tests start inherit it.
 os.environ.setdefault("ATTN_DATA_DIR", tempfile.mkdtemp(prefix="attn-data-"))
+os.chmod(os.environ["ATTN_DATA_DIR"], 0o755)  # `make class`'s PostgreSQL (user postgres) in it
 
 import pytest  # noqa: E402
 

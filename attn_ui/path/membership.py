@@ -10,6 +10,8 @@ presses "Send again". The page says which.
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import re
 import uuid
 from dataclasses import dataclass
@@ -85,9 +87,26 @@ def _forget() -> None:
     st.session_state[PENDING] = []
 
 
+def client(peer: str | None, forwarded: str | None) -> str:
+    """Where a join comes from, to limit wrong codes per address: the connection's address,
+    or, when it comes through a proxy of ours, the browser's (the first X-Forwarded-For).
+    A proxy of ours is on this machine (HAProxy of `make class`), or anywhere when
+    ATTN_TRUST_FORWARDED=1 (a cluster, where only the ingress reaches the pods); a browser
+    cannot pass itself off as another address by sending the header."""
+    peer = peer if isinstance(peer, str) else ""  # no browser (AppTest): nothing
+    first = forwarded.split(",")[0].strip() if isinstance(forwarded, str) else ""
+    try:
+        local = ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        local = False
+    trusted = local or os.environ.get("ATTN_TRUST_FORWARDED") == "1"
+    return first if first and trusted else peer
+
+
 def join(code: str, nickname: str) -> tuple[str, str, str]:
     """Join a class (ValueError with a sentence when the code or nickname will not do)."""
-    new = store().join(code, nickname, client=st.context.ip_address or "")
+    where = client(st.context.ip_address, st.context.headers.get("X-Forwarded-For"))
+    new = store().join(code, nickname, client=where)
     _forget()
     st.session_state[TOKEN] = new
     return who()

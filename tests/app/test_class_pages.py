@@ -175,3 +175,20 @@ def test_the_inventory_asks_for_every_answer():
     submit(at, "Submit my answers")
     assert any("Answer all 15 questions first" in w.value for w in at.warning)
     assert not at.success
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "trust", "counted_as"),
+    [
+        ("203.0.113.7", None, "", "203.0.113.7"),  # a browser, directly
+        ("203.0.113.7", "198.51.100.1", "", "203.0.113.7"),  # a browser sending the header
+        ("127.0.0.1", "198.51.100.1, 10.0.0.2", "", "198.51.100.1"),  # through HAProxy
+        ("10.1.2.3", "198.51.100.1", "1", "198.51.100.1"),  # through a cluster's ingress
+        (None, None, "", ""),  # no browser (AppTest)
+    ],
+)
+def test_wrong_codes_are_counted_per_learner_address(
+    monkeypatch, peer, forwarded, trust, counted_as
+):
+    monkeypatch.setenv("ATTN_TRUST_FORWARDED", trust)
+    assert membership.client(peer, forwarded) == counted_as

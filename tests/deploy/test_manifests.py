@@ -123,3 +123,26 @@ def test_make_class_runs_the_ingress_topology():
     assert "timeout tunnel 1h" in cfg
     assert int(ann["nginx.ingress.kubernetes.io/proxy-read-timeout"]) == 3600
     assert "bind 127.0.0.1:8600" in cfg
+
+
+def test_the_app_and_its_database_share_one_secret():
+    """Every pod reads DATABASE_URL from the Secret; the database's StatefulSet takes its
+    password from the same Secret and keeps its data on a volume; the URL names its Service."""
+    docs_all = [d for p in MANIFESTS for d in docs(p)]
+    secret = next(d for d in docs_all if d["kind"] == "Secret")
+    (c,) = by_kind()["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in c["env"]}
+    ref = env["DATABASE_URL"]["valueFrom"]["secretKeyRef"]
+    assert ref["name"] == secret["metadata"]["name"] and ref["key"] in secret["stringData"]
+    db = next(d for d in docs_all if d["kind"] == "StatefulSet")
+    (pg,) = db["spec"]["template"]["spec"]["containers"]
+    pw = {e["name"]: e for e in pg["env"]}["POSTGRES_PASSWORD"]["valueFrom"]["secretKeyRef"]
+    assert pw["name"] == secret["metadata"]["name"] and pw["key"] in secret["stringData"]
+    assert db["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] in {
+        m["name"] for m in pg["volumeMounts"]
+    }
+    service = next(
+        d for d in docs_all if d["kind"] == "Service" and d["spec"].get("clusterIP") == "None"
+    )
+    assert f"@{service['metadata']['name']}:5432/" in secret["stringData"]["database-url"]
+    assert secret["stringData"]["database-url"].startswith("postgresql+psycopg://")

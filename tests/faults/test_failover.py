@@ -174,7 +174,7 @@ def test_a_generation_on_a_killed_replica_is_reported_and_written_again_in_one_c
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_stops_the_replicas_and_haproxy(tmp_path, sig):
     """`make class` in a terminal: Ctrl+C (SIGINT) or a `kill` (SIGTERM) of the launcher
-    stops every process it started."""
+    stops every process it started: the replica, PostgreSQL and HAProxy."""
     port = free_port()
     cmd = [sys.executable, "deploy/class_run.py", "--replicas", "1", "--port", str(port)]
     cmd += ["--bind", "127.0.0.1", "--log-dir", str(tmp_path)]
@@ -184,7 +184,7 @@ def test_ctrl_c_stops_the_replicas_and_haproxy(tmp_path, sig):
         pids += [int(w) for w in re.findall(r"pid (\d+)", line)]
         if "HAProxy pid" in line:
             break
-    assert len(pids) == 2, pids
+    assert len(pids) == 3, pids
     assert all(_alive(p) for p in pids)
     launcher.send_signal(sig)
     assert launcher.wait(timeout=60) == 0

@@ -25,7 +25,7 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'classes.sqlite3'}"
     server = request.getfixturevalue("pg_server")
-    return server.new_database(f"t{next(_names)}")
+    return server.database(f"t{next(_names)}")
 
 
 @pytest.fixture

@@ -268,7 +268,7 @@ def test_an_empty_database_is_migrated_to_the_schema_of_the_code(db_url):
 
 
 def test_a_database_that_goes_away_says_nothing_was_saved(pg_server):
-    store = open_store(pg_server.new_database("outage"))
+    store = open_store(pg_server.database("outage"))
     try:
         new = store.create_class("Outage")
         token = store.join(new.code, "Ada")
