@@ -20,6 +20,7 @@ class Page:
     group: str  # one of GROUPS: the menu section
     name: str  # lessons/<name>.md holds its text; also how code names the page
     params: tuple[str, ...] = ()  # the page's own query parameters (not lesson settings)
+    figure: bool = True  # a live figure comes first (the class pages are forms and tables)
 
     @property
     def url(self) -> str:
@@ -81,16 +82,22 @@ PAGES: tuple[Page, ...] = (
     ),
     Page("pages/51_Gradients.py", "Gradients: how a head learns", "Inside the kernel", "gradients"),
     Page("pages/52_Train_a_head.py", "Train a head, live", "Inside the kernel", "train_a_head"),
-    Page("pages/70_Join.py", "Join a class", "Class", "join", ("code",)),
+    Page("pages/70_Join.py", "Join a class", "Class", "join", ("code",), figure=False),
     Page(
         "pages/72_Concept_inventory.py",
         "Concept inventory: before and after",
         "Class",
         "inventory",
         ("form",),
+        figure=False,
     ),
     Page(
-        "pages/71_Teach.py", "Teach: what your class understood", "Class", "teach", ("code", "key")
+        "pages/71_Teach.py",
+        "Teach: what your class understood",
+        "Class",
+        "teach",
+        ("code", "key"),
+        figure=False,
     ),
 )
 

@@ -27,6 +27,7 @@ except StoreUnavailable:
 else:
     down = False
 
+st.header("Your class")  # h2 under the h1 title (axe-core's heading-order)
 said = st.session_state.pop("join_said", None)
 if said == "Left":
     st.success(text["Left"], icon=":material/logout:")

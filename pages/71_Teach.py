@@ -14,7 +14,7 @@ if found:
 else:
     if st.query_params.get("code"):
         st.info(text["No key"], icon=":material/key:")
-    st.subheader("Create a class")
+    st.header("Create a class")  # h2 under the h1 title (axe-core's heading-order)
     teacher.create(text)
     frame.intro(text, frame.WORDS[:2])
 

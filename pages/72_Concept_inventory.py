@@ -39,12 +39,18 @@ def _again(form: str) -> None:
 done = st.session_state.get(DONE, {})
 asked = st.query_params.get("form")
 form = asked if asked in inventory.FORMS else ("post" if "pre" in done else "pre")
-chosen = st.segmented_control(
-    "Form", inventory.FORMS, format_func=LABELS.get, default=form, key=f"inv_form_{form}"
+chosen = st.radio(
+    "Form",
+    inventory.FORMS,
+    index=inventory.FORMS.index(form),
+    format_func=LABELS.get,
+    horizontal=True,
+    key=f"inv_form_{form}",
 )
 if chosen and chosen != form:
     st.query_params["form"] = chosen
     st.rerun()
+st.header(LABELS[form])  # h2 under the h1 title (axe-core's heading-order)
 st.markdown(text["Before"] if form == "pre" else text["After"])
 qs = inventory.items(form)
 

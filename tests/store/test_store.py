@@ -3,7 +3,6 @@ read what, bad input, guessing codes, answers stored exactly once, a database th
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -224,29 +223,6 @@ def test_a_long_answer_is_clipped_and_a_bad_page_refused(store):
         store.record(token, "", "q", "1", True)
     with pytest.raises(ValueError, match="misconception"):
         store.record(token, "Softmax", "q", "1", False, "m" * 121)
-
-
-def test_many_learners_at_once_store_every_answer_exactly_once(store):
-    new = store.create_class("Crowd")
-    tokens = [store.join(new.code, f"learner {i}") for i in range(20)]
-    errors: list[BaseException] = []
-
-    def learner(i: int, token: str) -> None:
-        try:
-            for j in range(10):
-                store.record(token, "Softmax", f"q{j}", str(j), j % 2 == 0, answer_id=f"{i}-{j}")
-                store.record(token, "Softmax", f"q{j}", str(j), j % 2 == 0, answer_id=f"{i}-{j}")
-        except BaseException as exc:  # noqa: BLE001 -- reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=learner, args=(i, t)) for i, t in enumerate(tokens)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert rows(store, Answer) == 200
-    assert store.summary(new.code, new.teacher_key).answers == 200
 
 
 def test_an_empty_database_is_migrated_to_the_schema_of_the_code(db_url):
