@@ -192,3 +192,19 @@ def test_wrong_codes_are_counted_per_learner_address(
 ):
     monkeypatch.setenv("ATTN_TRUST_FORWARDED", trust)
     assert membership.client(peer, forwarded) == counted_as
+
+
+def test_the_teacher_deletes_the_class_and_everything_in_it():
+    teacher, code, key = create("Gone soon")
+    learner = join(code, "Fay")
+    check_softmax(learner, [None, None])
+    submit(teacher, "Delete the class and every answer")  # not ticked: nothing happens
+    assert lesson("teach")["Delete unsure"] in [w.value for w in teacher.warning]
+    assert membership.store().summary(code, key).answers == 2
+    teacher.checkbox[-1].check()
+    submit(teacher, "Delete the class and every answer")
+    assert any("Gone soon" in s.value and "are deleted" in s.value for s in teacher.success)
+    with pytest.raises(ValueError, match="No class has this code"):
+        membership.store().summary(code, key)
+    check_softmax(learner, [None, None])  # the learner's next check: told, not confirmed
+    assert lesson("checks")["Class gone"] in [w.value for w in learner.warning]

@@ -8,6 +8,7 @@ import io
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from attn_ui.teacher import misconception_words
@@ -67,6 +68,8 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     share = round(100 * (2 * len(qs) - 1) / (2 * len(qs)))
     expect(pages).to_contain_text(f"{share}%")
     shot(page, "teach_dashboard")
+    found = Axe().run(page).response["violations"]  # the dashboard, its tables filled
+    assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
 
     with page.expect_download() as got:
         page.get_by_role("button", name="Answers.csv").click()

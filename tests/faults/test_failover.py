@@ -5,6 +5,7 @@ settings (the URL mirror restores the page on the live replica), and nobody sees
 
 from __future__ import annotations
 
+import itertools
 import re
 import signal
 import subprocess
@@ -15,9 +16,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from attn_class import open_store
 from attn_ui.settings import DEFAULT_NEW_TOKENS
 from deploy.class_run import COOKIE, Classroom
 from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
+from tests.support.checks import questions, widget_key
+from tests.support.postgres import postgres
 from tests.support.server import ROOT, free_port
 
 SENTENCES = ("the dog ran home", "a small bird sat on the tree")
@@ -27,10 +31,25 @@ HAD = f"""([n, words]) => {{ const s = ({AFTER})();
 ERRORS = "() => document.querySelectorAll('[data-testid=stException]').length"
 
 
+@pytest.fixture(scope="module")
+def pg_server():
+    """One PostgreSQL server for this file's classes (a database each): the replicas use it
+    as `make class` has them use its own."""
+    with postgres() as server:
+        yield server
+
+
+_databases = itertools.count()
+
+
 @pytest.fixture
-def room(tmp_path):
-    """Two replicas and HAProxy on free loopback ports, as `make class REPLICAS=2` starts them."""
-    with Classroom(replicas=2, port=free_port(), bind="127.0.0.1", log_dir=tmp_path) as r:
+def room(tmp_path, pg_server):
+    """Two replicas, HAProxy and PostgreSQL on free loopback ports, as `make class REPLICAS=2`
+    starts them."""
+    url = pg_server.database(f"class{next(_databases)}")
+    with Classroom(
+        replicas=2, port=free_port(), bind="127.0.0.1", log_dir=tmp_path, database=url
+    ) as r:
         yield r
 
 
@@ -62,15 +81,38 @@ def _move_heads(pg, n: int, sentence: str) -> dict:
     return pg.wait_for_function(HAD, arg=[n, sentence], timeout=120_000).json_value()
 
 
-def _lose_a_replica(room: Classroom, how: str) -> dict:
+def _check_in_class(ctx, base: str) -> None:
+    """In a second tab of the learner's browser (the same replica): the Softmax page's
+    questions answered and checked, until the page confirms they are saved."""
+    tab = ctx.new_page()
+    tab.goto(f"{base}/Softmax")
+    tab.get_by_role("button", name="Check", exact=True).wait_for(timeout=120_000)
+    for q in questions("softmax"):
+        tab.locator(f".st-key-{widget_key('softmax', q)} input").fill(f"{q.answer:.4f}")
+        tab.keyboard.press("Tab")
+    tab.get_by_role("button", name="Check", exact=True).click()
+    tab.get_by_text("Your answers are saved for your class.").wait_for(timeout=120_000)
+    tab.close()
+
+
+def _lose_a_replica(room: Classroom, how: str, code: str = "") -> dict:
     """Two learners on different replicas; `how` ("kill" or "restart") happens to the first
-    learner's replica; then both move the heads slider 3 -> 4. What each then sees."""
+    learner's replica; then both move the heads slider 3 -> 4. What each then sees. With a
+    class `code`, the first learner joins it first and checks a page before and after."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         learners = [_learner(browser, room.url, s) for s in SENTENCES]
         before = [_replica(ctx) for ctx, _ in learners]
         lost = room.replica_of(before[0])
         pg0 = learners[0][1]
+        if code:
+            tab = learners[0][0].new_page()
+            tab.goto(f"{room.url}/Join?code={code}")
+            tab.get_by_label("Nickname", exact=True).fill("Ada")
+            tab.get_by_role("button", name="Join the class").click()
+            tab.get_by_text("as Ada.").wait_for(timeout=120_000)
+            tab.close()
+            _check_in_class(learners[0][0], room.url)
         with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
             if how == "kill":
                 room.kill(lost)
@@ -80,14 +122,16 @@ def _lose_a_replica(room: Classroom, how: str) -> dict:
         seen = [_move_heads(pg, 4, s) for (_, pg), s in zip(learners, SENTENCES, strict=True)]
         errors = [pg.evaluate(ERRORS) for _, pg in learners]
         after = [_replica(ctx) for ctx, _ in learners]
+        if code:  # on the live replica now: the same class, the same learner
+            _check_in_class(learners[0][0], room.url)
         browser.close()
     return {"before": before, "after": after, "seen": seen, "errors": errors}
 
 
-def _run(room: Classroom, how: str) -> dict:
+def _run(room: Classroom, how: str, code: str = "") -> dict:
     # Its own thread: the sync API refuses to run where an asyncio loop is already running.
     with ThreadPoolExecutor(1) as pool:
-        got = pool.submit(_lose_a_replica, room, how).result(timeout=600)
+        got = pool.submit(_lose_a_replica, room, how, code).result(timeout=600)
     print(how, got)
     return got
 
@@ -100,11 +144,19 @@ def _both_carry_on(got: dict) -> None:
 
 
 def test_a_killed_replicas_learner_moves_to_the_live_one(room):
-    got = _run(room, "kill")
+    """... and keeps their class: the answers confirmed on the killed replica are stored,
+    and the learner's next check, on the live one, is stored for the same learner."""
+    store = open_store(room.database_url)
+    new = store.create_class("Failover")
+    got = _run(room, "kill", new.code)
     assert got["before"][0] != got["before"][1], got  # pinned to different replicas
     # the first learner now holds the live replica's cookie; the second never moved
     assert got["after"] == [got["before"][1]] * 2, got
     _both_carry_on(got)
+    s = store.summary(new.code, new.teacher_key)
+    n = len(questions("softmax"))
+    assert [(r.nickname, r.answers, r.right) for r in s.roster] == [("Ada", 2 * n, 2 * n)]
+    store.close()
 
 
 def test_a_replica_restarted_in_place_loses_no_learner(room):
