@@ -57,9 +57,12 @@ elif not down:
             value=st.query_params.get("code", ""),
             max_chars=20,
             placeholder="K7QM-3XRP",
+            key="join_code",
         )
-        nickname = st.text_input("Nickname", max_chars=40, help=text["Nickname help"])
-        joined = st.form_submit_button("Join the class", type="primary")
+        nickname = st.text_input(
+            "Nickname", max_chars=40, help=text["Nickname help"], key="join_nickname"
+        )
+        joined = st.form_submit_button("Join the class", type="primary", key="join_submit")
     if joined:
         try:
             membership.join(code, nickname)

@@ -166,7 +166,9 @@ def show(
             _widget(q, f"{n}. {label}", _key(page, q))
             if q.ident in results:
                 _feedback(*results[q.ident], q, text)
-        st.form_submit_button("Check", on_click=_check, args=(page, qs, whole_page))
+        st.form_submit_button(
+            "Check", on_click=_check, args=(page, qs, whole_page), key=f"chk_{page}_submit"
+        )
     if all(q.ident in results and results[q.ident][0].correct for q in qs):
         st.success(text["All right"], icon=":material/task_alt:")
     sent(page, text)

@@ -28,8 +28,8 @@ def learner(browser, app_url, code: str, nickname: str, answers: dict) -> None:
         pg.get_by_role("button", name="Join the class").click()
         wait_idle(pg)
         expect(pg.get_by_text(f"as {nickname}.")).to_be_visible()
-        open_page(pg, app_url, STEPS["scaling"].url.strip("/"))
-        for q in questions("scaling"):
+        open_page(pg, app_url, STEPS["scaling"].url.strip("/") + "?weights=random")
+        for q in questions("scaling", weights="random"):
             answer(pg, "scaling", q, answers.get(q.key, q.answer))
         check(pg)
         expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible()
@@ -46,7 +46,7 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     link = page.locator("[data-testid=stCode]").filter(has_text="key=").inner_text()
     assert "key=" not in page.url  # the key is shown once, not kept in the address bar
 
-    qs = questions("scaling")
+    qs = questions("scaling", weights="random")
     q = next(q for q in qs if q.wrong)
     name, value = q.wrong[0]
     learner(browser, app_url, code, "Ada", {})

@@ -17,10 +17,10 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from attn_class import open_store
+from attn_lessons import inventory
 from attn_ui.settings import DEFAULT_NEW_TOKENS
 from deploy.class_run import COOKIE, Classroom
-from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
-from tests.support.checks import questions, widget_key
+from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE, wait_idle
 from tests.support.postgres import postgres
 from tests.support.server import ROOT, free_port
 
@@ -81,16 +81,18 @@ def _move_heads(pg, n: int, sentence: str) -> dict:
     return pg.wait_for_function(HAD, arg=[n, sentence], timeout=120_000).json_value()
 
 
-def _check_in_class(ctx, base: str) -> None:
-    """In a second tab of the learner's browser (the same replica): the Softmax page's
-    questions answered and checked, until the page confirms they are saved."""
+def _check_in_class(ctx, base: str, form: str) -> None:
+    """In a second tab of the learner's browser (the same replica): one form of the concept
+    inventory answered (the first option each time) until the page confirms it is saved."""
     tab = ctx.new_page()
-    tab.goto(f"{base}/Softmax")
-    tab.get_by_role("button", name="Check", exact=True).wait_for(timeout=120_000)
-    for q in questions("softmax"):
-        tab.locator(f".st-key-{widget_key('softmax', q)} input").fill(f"{q.answer:.4f}")
-        tab.keyboard.press("Tab")
-    tab.get_by_role("button", name="Check", exact=True).click()
+    tab.goto(f"{base}/Concept_inventory?form={form}")
+    submit = tab.get_by_role("button", name="Submit my answers")
+    submit.wait_for(timeout=120_000)
+    wait_idle(tab, 120_000)  # the page's run has finished: a click now is not undone
+    groups = tab.locator("[data-testid=stForm] [data-testid=stRadio]")  # not the form picker
+    for i in range(groups.count()):
+        groups.nth(i).locator("[data-testid=stRadioOption]").first.click()
+    submit.click()
     tab.get_by_text("Your answers are saved for your class.").wait_for(timeout=120_000)
     tab.close()
 
@@ -112,7 +114,7 @@ def _lose_a_replica(room: Classroom, how: str, code: str = "") -> dict:
             tab.get_by_role("button", name="Join the class").click()
             tab.get_by_text("as Ada.").wait_for(timeout=120_000)
             tab.close()
-            _check_in_class(learners[0][0], room.url)
+            _check_in_class(learners[0][0], room.url, "pre")
         with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
             if how == "kill":
                 room.kill(lost)
@@ -123,7 +125,7 @@ def _lose_a_replica(room: Classroom, how: str, code: str = "") -> dict:
         errors = [pg.evaluate(ERRORS) for _, pg in learners]
         after = [_replica(ctx) for ctx, _ in learners]
         if code:  # on the live replica now: the same class, the same learner
-            _check_in_class(learners[0][0], room.url)
+            _check_in_class(learners[0][0], room.url, "post")
         browser.close()
     return {"before": before, "after": after, "seen": seen, "errors": errors}
 
@@ -154,8 +156,10 @@ def test_a_killed_replicas_learner_moves_to_the_live_one(room):
     assert got["after"] == [got["before"][1]] * 2, got
     _both_carry_on(got)
     s = store.summary(new.code, new.teacher_key)
-    n = len(questions("softmax"))
-    assert [(r.nickname, r.answers, r.right) for r in s.roster] == [("Ada", 2 * n, 2 * n)]
+    n = len(inventory.items("pre"))
+    assert [(r.nickname, r.answers, r.pre is not None, r.post is not None) for r in s.roster] == [
+        ("Ada", 2 * n, True, True)
+    ]
     store.close()
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -47,6 +48,10 @@ def _set_int(w: WidgetState, v) -> None:
     w.int_value = int(v)
 
 
+def _set_double(w: WidgetState, v) -> None:
+    w.double_value = float(v)
+
+
 def _set_bool(w: WidgetState, v) -> None:
     w.bool_value = bool(v)
 
@@ -64,6 +69,7 @@ KINDS = {
     "select_slider": _set_string_array,  # the option's label as shown
     "slider": _set_double_array,
     "number_input": _set_int,
+    "number_float": _set_double,  # a number_input of floats
     "checkbox": _set_bool,  # st.toggle is a checkbox element
     "button": _set_trigger,
 }
@@ -267,6 +273,8 @@ class Decoder:
         wid = getattr(getattr(el, kind), "id", "") if kind in KINDS else ""
         if kind == "slider" and el.slider.type == Slider.Type.SELECT_SLIDER:
             kind = "select_slider"  # one element type, two encodings
+        if kind == "number_input" and el.number_input.data_type == NumberInput.DataType.FLOAT:
+            kind = "number_float"
         if wid.startswith("$$ID-"):
             key = wid.split("-", 2)[2]
             self.widgets[key] = (wid, kind)
