@@ -53,4 +53,5 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a server that does not answer is reported after 5 s, not after the system's TCP timeout
+    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})

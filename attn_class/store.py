@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, delete, func, select, text
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from attn_class import migrate, results
@@ -69,7 +69,7 @@ def open_store(url: str | None = None) -> Store:
     engine = make_engine(url or default_url())
     try:
         migrate.upgrade(engine)
-    except DBAPIError as exc:
+    except (OperationalError, InterfaceError) as exc:
         engine.dispose()
         raise StoreUnavailable(
             f"The class's database cannot be reached ({engine.url.render_as_string()})."
@@ -145,7 +145,7 @@ class Store:
                 yield session
         except IntegrityError:
             raise
-        except DBAPIError as exc:
+        except (OperationalError, InterfaceError) as exc:  # not reached, or the link broke
             raise StoreUnavailable(
                 "The class's database cannot be reached just now: nothing was saved."
             ) from exc
