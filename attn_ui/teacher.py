@@ -94,8 +94,9 @@ def links(text: dict[str, str], code: str) -> None:
     )
     st.markdown(text["Join link"])
     st.code(f"{base}/Join?code={new.code}", language=None)
-    st.markdown(text["Teacher link"])
-    st.code(f"{base}/Teach?code={new.code}&key={new.teacher_key}", language=None)
+    with st.expander("Your teacher link (private: open it away from the projector)"):
+        st.markdown(text["Teacher link"])
+        st.code(f"{base}/Teach?code={new.code}&key={new.teacher_key}", language=None)
 
 
 _TITLES = {p.name: p.title for p in PAGES} | {
@@ -251,21 +252,21 @@ def show(text: dict[str, str], s: ClassSummary) -> None:
     inventory(s)
     t = tables(s)
     st.subheader("Right first time, per page")
-    st.table(_percent(t["pages"]), hide_index=True)
+    st.table(_shown(_percent(t["pages"])), hide_index=True)
     st.subheader("Misconceptions")
     if t["misconceptions"].empty:
         st.caption("No wrong answer has shown a known misconception yet.")
     else:
-        st.table(t["misconceptions"], hide_index=True)
+        st.table(_shown(t["misconceptions"]), hide_index=True)
     st.subheader("Who is stuck where")
     if t["stuck"].empty:
         st.caption("Nobody: no learner has two wrong answers in a row on their latest question.")
     else:
-        st.table(t["stuck"], hide_index=True)
+        st.table(_shown(t["stuck"]), hide_index=True)
     with st.expander("Every question"):
-        st.table(_percent(t["questions"]), hide_index=True)
+        st.table(_shown(_percent(t["questions"])), hide_index=True)
     with st.expander("Every learner"):
-        st.table(t["learners"], hide_index=True)
+        st.table(_shown(t["learners"]), hide_index=True)
 
 
 def inventory(s: ClassSummary) -> None:
@@ -286,6 +287,22 @@ def inventory(s: ClassSummary) -> None:
         f"Over the {s.matched} learners who took both forms; g = (after − before) / "
         "(1 − before), Hake's normalised gain."
     )
+
+
+_BLOCK = re.compile(r"^(\s*)(\d+)([.)])|^(\s*)([#+-])", re.M)
+
+
+def literal(text: str) -> str:
+    """`text` as it was typed, inside Streamlit's Markdown (st.table renders its cells as
+    Markdown): a nickname "[me](http://x)" stays that text, "4. Scaling" is not a list."""
+    escaped = frame.quoted(str(text))
+    return _BLOCK.sub(lambda m: f"{m[1]}{m[2]}\\{m[3]}" if m[2] else f"{m[4]}\\{m[5]}", escaped)
+
+
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    """A table's text cells as `literal` text (its numbers as they are)."""
+    text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
+    return table.assign(**{c: table[c].map(literal) for c in text})
 
 
 def _percent(table: pd.DataFrame) -> pd.DataFrame:

@@ -77,7 +77,7 @@ def test_a_class_from_the_teachers_form_to_a_learners_answers_on_the_dashboard()
     }
     tables = [t.value for t in teacher.table]
     pages = tables[0]
-    assert pages.iloc[0].tolist() == ["5. Softmax: weights sum to 1", 1, "50%"]
+    assert pages.iloc[0].tolist() == ["5\\. Softmax: weights sum to 1", 1, "50%"]  # not a list
     summary = membership.store().summary(code, key)
     assert [(r.nickname, r.answers, r.right) for r in summary.roster] == [("Ada", 2, 1)]
 
@@ -208,3 +208,18 @@ def test_the_teacher_deletes_the_class_and_everything_in_it():
         membership.store().summary(code, key)
     check_softmax(learner, [None, None])  # the learner's next check: told, not confirmed
     assert lesson("checks")["Class gone"] in [w.value for w in learner.warning]
+
+
+def test_a_nickname_in_markdown_stays_the_text_typed_on_the_dashboard():
+    """st.table renders its cells as Markdown: a nickname that is a link or a list shows
+    as the characters typed (escaped), and the CSV keeps them as they are."""
+    teacher, code, key = create("Hostile")
+    for nickname in ("[me](http://x)", "1. first", "<b>bold</b>"):
+        check_softmax(join(code, nickname), [None, 7.0])
+    rerun(teacher)
+    learners = teacher.table[-1].value  # "Every learner"
+    assert sorted(learners["Learner"]) == sorted(
+        ["\\[me\\](http://x)", "1\\. first", "\\<b\\>bold\\</b\\>"]
+    )
+    names = {r.nickname for r in membership.store().answers(code, key)}
+    assert names == {"[me](http://x)", "1. first", "<b>bold</b>"}
