@@ -295,9 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     # the classes' data outlive the class: data/postgres, unless DATABASE_URL names another
     database = os.environ.get("DATABASE_URL") or "postgres"
     room = Classroom(
-        a.replicas, a.port, a.bind, a.log_dir, database=database,
+        a.replicas,
+        a.port,
+        a.bind,
+        a.log_dir,
+        database=database,
         postgres_dir=data_dir() / "postgres",
-    )  # fmt: skip
+    )
     try:
         print(f"starting {a.replicas} replicas (logs in {room.log_dir})...", flush=True)
         room.start()

@@ -61,17 +61,34 @@ class Postgres:
             shutil.chown(self.folder, "postgres", "postgres")
         if not (self.data / "PG_VERSION").exists():
             self._run(
-                "initdb", "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8",
-                "--locale=C", *([] if self.durable else ["--no-sync"]),
-            )  # fmt: skip
+                "initdb",
+                "-D",
+                str(self.data),
+                "-U",
+                USER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                *([] if self.durable else ["--no-sync"]),
+            )
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
         options += " -c max_connections=200"
         if not self.durable:
             options += " -c fsync=off -c full_page_writes=off"
         self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options,
-            "-w", "-t", "60", "start",
-        )  # fmt: skip
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         """`fast`: sessions ended, data written; `immediate`: as a crash (tests)."""

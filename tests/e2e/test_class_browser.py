@@ -1,6 +1,7 @@
 """A class in real browsers: a teacher creates it on /Teach, two learners join on /Join in
-browsers of their own and answer the Scaling page's check (one with a known misconception);
-the dashboard shows both learners, the misconception and the shares, its CSV holds the same
+browsers of their own and answer the Scaling page's check (one with a known misconception),
+one takes the concept inventory before and after; the dashboard refreshes on its own and
+shows both learners, the misconception, the shares and the gain, its CSV holds the same
 answers, and a reload of the teacher's page (the key now out of the address) still opens it."""
 
 import csv
@@ -11,6 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from attn_lessons import inventory
 from attn_ui.teacher import misconception_words
 from tests.e2e.test_path_browser import answer, check
 from tests.support.browser import open_page, shot, wait_idle
@@ -19,7 +21,22 @@ from tests.support.checks import STEPS, questions
 pytestmark = pytest.mark.e2e
 
 
-def learner(browser, app_url, code: str, nickname: str, answers: dict) -> None:
+def take(pg, app_url, form: str, wrong: int) -> None:
+    """One form of the concept inventory: the first `wrong` questions answered wrong."""
+    open_page(pg, app_url, f"Concept_inventory?form={form}")
+    groups = pg.locator("[data-testid=stForm] [data-testid=stRadio]")
+    for n, q in enumerate(inventory.items(form)):
+        pick = next(iter(q.wrong)) if n < wrong else q.answer
+        groups.nth(n).locator("[data-testid=stRadioOption]").nth(pick).click()
+    pg.get_by_role("button", name="Submit my answers").click()
+    wait_idle(pg)
+    expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible()
+
+
+def learner(browser, app_url, code: str, nickname: str, answers: dict, inventory_wrong=()):
+    """A learner in a browser of their own (a phone): joins, checks the Scaling page with
+    `answers` (else the right ones), and takes the inventory's forms, the first
+    `inventory_wrong` = (before, after) questions of each wrong."""
     pg = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     try:
         open_page(pg, app_url, f"Join?code={code}")
@@ -33,6 +50,8 @@ def learner(browser, app_url, code: str, nickname: str, answers: dict) -> None:
             answer(pg, "scaling", q, answers.get(q.key, q.answer))
         check(pg)
         expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible()
+        for form, wrong in zip(("pre", "post"), inventory_wrong, strict=False):
+            take(pg, app_url, form, wrong)
     finally:
         pg.context.close()
 
@@ -43,20 +62,24 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     page.get_by_role("button", name="Create the class").click()
     wait_idle(page)
     code = re.search(r"code=([A-Z0-9]{8})", page.url).group(1)
+    page.get_by_text("Your teacher link (private").click()  # folded: a projector shows none
     link = page.locator("[data-testid=stCode]").filter(has_text="key=").inner_text()
     assert "key=" not in page.url  # the key is shown once, not kept in the address bar
 
     qs = questions("scaling", weights="random")
     q = next(q for q in qs if q.wrong)
     name, value = q.wrong[0]
-    learner(browser, app_url, code, "Ada", {})
+    learner(browser, app_url, code, "Ada", {}, inventory_wrong=(5, 1))  # 10/15, then 14/15
     learner(browser, app_url, code, "Bo", {q.key: value})
 
+    joined = page.locator("[data-testid=stMetric]").filter(has_text="Learners joined")
+    expect(joined).to_contain_text("2", timeout=25_000)  # the dashboard refreshed on its own
     page.reload()  # the teacher's browser kept the key (a cookie): the dashboard opens
     wait_idle(page)
     assert page.url.endswith(f"/Teach?code={code}")
-    joined = page.locator("[data-testid=stMetric]").filter(has_text="Learners joined")
     expect(joined).to_contain_text("2")
+    gain = page.locator("[data-testid=stMetric]").filter(has_text="Gain g")
+    expect(gain).to_contain_text("0.80")  # (14/15 - 10/15) / (1 - 10/15)
     row = (
         page.locator("table")
         .filter(has_text="Misconception")
@@ -64,9 +87,10 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
         .filter(has_text=misconception_words(name))
     )
     expect(row).to_contain_text("1")  # one learner holds it
-    pages = page.locator("table").filter(has_text="Right first time").first
+    per_page = page.locator("table").filter(has_text="Right first time").first
+    scaling = per_page.locator("tr").filter(has_text=STEPS["scaling"].title)  # "4. ..." as text
     share = round(100 * (2 * len(qs) - 1) / (2 * len(qs)))
-    expect(pages).to_contain_text(f"{share}%")
+    expect(scaling).to_contain_text(f"{share}%")
     shot(page, "teach_dashboard")
     found = Axe().run(page).response["violations"]  # the dashboard, its tables filled
     assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
@@ -74,16 +98,16 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     with page.expect_download() as got:
         page.get_by_role("button", name="Answers.csv").click()
     rows = list(csv.DictReader(io.StringIO(got.value.path().read_text("utf-8"))))
-    assert len(rows) == 2 * len(qs)
-    assert sum(r["right"] == "False" for r in rows) == 1
-    assert [r["misconception"] for r in rows if r["right"] == "False"] == [name]
+    checks = [r for r in rows if r["page"] == "scaling"]
+    assert len(checks) == 2 * len(qs) and len(rows) == len(checks) + 2 * 15
+    assert [r["misconception"] for r in checks if r["right"] == "False"] == [name]
+    assert sum(r["right"] == "True" for r in rows if r["page"] == "inventory:post") == 14
 
     other = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     try:  # the teacher link in a new browser opens the same class
         other.goto(link)
         wait_idle(other)
-        expect(other.locator("[data-testid=stMetric]").filter(has_text="Answers")).to_contain_text(
-            str(2 * len(qs))
-        )
+        answers = other.locator("[data-testid=stMetric]").filter(has_text="Answers")
+        expect(answers).to_contain_text(str(2 * len(qs) + 2 * 15))
     finally:
         other.context.close()

@@ -1,4 +1,4 @@
-"""40 learners answering at once from two processes (as two replicas do), one answer in five
+"""20 learners answering at once from two processes (as two replicas do), one answer in five
 sent twice (a retry after a lost confirmation): every answer is stored exactly once, on SQLite
 and on PostgreSQL. (A whole class through the app, 100 learners x 20 answers:
 bench/bench_class_answers.py.)"""
@@ -10,7 +10,7 @@ import threading
 
 from attn_class import open_store
 
-LEARNERS, ANSWERS = 40, 10
+LEARNERS, ANSWERS = 20, 10
 
 
 def replica(url: str, tokens: list[tuple[int, str]], failures) -> None:

@@ -40,7 +40,7 @@ nicknames = st.lists(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(nicknames=nicknames, sent=answers)
 def test_the_summary_is_what_the_answers_say(tmp_path, nicknames, sent):
