@@ -186,24 +186,13 @@ class Store:
         with self._transaction() as s:
             cls = self._class_for_teacher(s, code, teacher_key)
             learners = s.scalars(select(Learner).where(Learner.class_id == cls.id)).all()
-            answers = s.execute(
-                select(Answer, Learner.nickname)
-                .join(Learner, Answer.learner_id == Learner.id)
-                .where(Learner.class_id == cls.id)
-                .order_by(Answer.at, Answer.id)
-            ).all()
+            answers = _answers_of(s, cls)
         return results.summarise(cls, learners, answers, now=self.clock())
 
     def answers(self, code: str, teacher_key: str) -> list[AnswerRow]:
         """Every answer of the class, oldest first (the CSV export)."""
         with self._transaction() as s:
-            cls = self._class_for_teacher(s, code, teacher_key)
-            rows = s.execute(
-                select(Answer, Learner.nickname)
-                .join(Learner, Answer.learner_id == Learner.id)
-                .where(Learner.class_id == cls.id)
-                .order_by(Answer.at, Answer.id)
-            ).all()
+            rows = _answers_of(s, self._class_for_teacher(s, code, teacher_key))
         return [results.answer_row(a, nickname) for a, nickname in rows]
 
     def delete_class(self, code: str, teacher_key: str) -> None:
@@ -359,3 +348,13 @@ class Store:
         """Raise StoreUnavailable unless the database answers."""
         with self._transaction() as s:
             s.execute(text("SELECT 1"))
+
+
+def _answers_of(s: Session, cls: Class) -> list:
+    """(Answer, nickname) of every answer of the class, oldest first."""
+    return s.execute(
+        select(Answer, Learner.nickname)
+        .join(Learner, Answer.learner_id == Learner.id)
+        .where(Learner.class_id == cls.id)
+        .order_by(Answer.at, Answer.id)
+    ).all()
