@@ -60,6 +60,7 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     open_page(page, app_url, "Teach")
     page.get_by_label("Class name", exact=True).fill("Period 3")
     page.get_by_role("button", name="Create the class").click()
+    page.wait_for_url(re.compile(r"code=[A-Z0-9]{8}"))  # the page reruns with the class's code
     wait_idle(page)
     code = re.search(r"code=([A-Z0-9]{8})", page.url).group(1)
     page.get_by_text("Your teacher link (private").click()  # folded: a projector shows none
