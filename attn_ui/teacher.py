@@ -148,7 +148,7 @@ def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
                 r.nickname,
                 r.answers,
                 r.right,
-                _ago(r.last_at),
+                _clock(r.last_at),
                 _share(r.pre),
                 _share(r.post),
                 _gain(r.gain),
@@ -174,7 +174,7 @@ def _gain(g: float | None) -> str:
     return "" if g is None else f"{g:.2f}"
 
 
-def _ago(at: datetime | None) -> str:
+def _clock(at: datetime | None) -> str:
     return "" if at is None else at.strftime("%H:%M UTC")
 
 
