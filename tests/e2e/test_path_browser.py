@@ -148,6 +148,9 @@ def test_progress_survives_a_reload_and_a_new_server(page, app_url):
         answer(page, "scores", q, q.answer)
     check(page)
     expect(menu_link(page, "scores", done=True)).to_be_visible()
+    # the menu is drawn before the hidden component has written the cookie: wait for it,
+    # as a learner's browser has long done by the time they reload
+    page.wait_for_function("() => /(^|; )attn_progress=[^;]*scores/.test(document.cookie)")
 
     page.reload()
     wait_idle(page)
