@@ -1,15 +1,18 @@
-"""A class on two replicas behind HAProxy (`make class REPLICAS=2`, deploy/class_run.py): two
-learners pinned to different replicas by HAProxy's cookie; one replica dies (or is restarted in
-place, as a rolling update does): both learners carry on, each with their own sentence and
-settings (the URL mirror restores the page on the live replica), and nobody sees an error."""
+"""A class on two replicas behind HAProxy (`make class REPLICAS=2`, deploy/class_run.py):
+learners pinned to the replicas by HAProxy's cookie; one replica is restarted in place (as a
+rolling update does), then one is killed under four people at once: a learner in a class, a
+learner on the other replica, a teacher with a class set of worksheets built and a learner
+mid-way through a generation. Every one carries on with their own sentence and settings (the
+URL mirror restores the page on the live replica), and nobody sees an error."""
 
 from __future__ import annotations
 
-import itertools
+import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,28 +32,51 @@ HAD = f"""([n, words]) => {{ const s = ({AFTER})();
     return s && (s.heads.includes(n + ' heads') || s.sentence !== words || s.alerts.length)
         ? s : null; }}"""
 ERRORS = "() => document.querySelectorAll('[data-testid=stException]').length"
+IDLE = """() => { const a = document.querySelector('[data-testid=stApp]');
+    return a && a.dataset.testScriptState === 'notRunning'
+        && a.dataset.testConnectionState === 'CONNECTED'; }"""
+BUTTONS = "() => [...document.querySelectorAll('button')].map(b => b.innerText).join(' | ')"
+CAPTIONS = """() => [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
+    .map(c => c.innerText).join(' | ')"""
+PROMPT = "Once upon a time in a small village there lived"
 
 
 @pytest.fixture(scope="module")
-def pg_server():
-    """One PostgreSQL server for this file's classes (a database each): the replicas use it
-    as `make class` has them use its own."""
-    with postgres() as server:
-        yield server
-
-
-_databases = itertools.count()
-
-
-@pytest.fixture
-def room(tmp_path, pg_server):
+def room(tmp_path_factory):
     """Two replicas, HAProxy and PostgreSQL on free loopback ports, as `make class REPLICAS=2`
-    starts them."""
-    url = pg_server.database(f"class{next(_databases)}")
-    with Classroom(
-        replicas=2, port=free_port(), bind="127.0.0.1", log_dir=tmp_path, database=url
-    ) as r:
-        yield r
+    starts them; one room for the file (the restart, then the kill)."""
+    with postgres() as server:
+        url = server.database("failover")
+        log_dir = tmp_path_factory.mktemp("room")
+        with Classroom(
+            replicas=2, port=free_port(), bind="127.0.0.1", log_dir=log_dir, database=url
+        ) as r:
+            yield r
+
+
+def _browse(fn, *args):
+    """`fn(browser, *args)` in a thread of its own (the sync API refuses to run where an
+    asyncio loop is already running), with one headless Chromium."""
+
+    def run():
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                return fn(browser, *args)
+            finally:
+                browser.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(run).result(timeout=600)
+    print(got)
+    return got
+
+
+def _pinned(browser, room: Classroom, replica: str):
+    """A browser of its own whose HAProxy cookie names `replica`, as after a first visit."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.add_cookies([{"name": COOKIE, "value": replica, "url": room.url}])
+    return ctx
 
 
 def _replica(ctx) -> str:
@@ -58,10 +84,9 @@ def _replica(ctx) -> str:
     return value
 
 
-def _learner(browser, base: str, sentence: str):
-    """A learner with their own cookies: the overview with random weights (its heads
-    slider), their sentence typed, the heads moved 2 -> 3 (a setting to keep)."""
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+def _learner(ctx, base: str, sentence: str):
+    """The overview with random weights (its heads slider), the learner's sentence typed,
+    the heads moved 2 -> 3 (a setting to keep)."""
     pg = ctx.new_page()
     pg.goto(f"{base}/Overview?weights=random")
     box = pg.get_by_role("textbox", name="Your sentence")
@@ -70,7 +95,7 @@ def _learner(browser, base: str, sentence: str):
     box.press("Enter")
     pg.wait_for_function(SHOWS, arg=[sentence, "CONNECTED"], timeout=120_000)
     _move_heads(pg, 3, sentence)
-    return ctx, pg
+    return pg
 
 
 def _move_heads(pg, n: int, sentence: str) -> dict:
@@ -81,9 +106,47 @@ def _move_heads(pg, n: int, sentence: str) -> dict:
     return pg.wait_for_function(HAD, arg=[n, sentence], timeout=120_000).json_value()
 
 
-def _check_in_class(ctx, base: str, form: str) -> None:
-    """In a second tab of the learner's browser (the same replica): one form of the concept
-    inventory answered (the first option each time) until the page confirms it is saved."""
+def _carry_on(learners: list) -> dict:
+    """Both learners move the heads slider 3 -> 4: what each sees, their errors, replicas."""
+    seen = [_move_heads(pg, 4, s) for (_, pg), s in zip(learners, SENTENCES, strict=True)]
+    errors = [pg.evaluate(ERRORS) for _, pg in learners]
+    return {"seen": seen, "errors": errors, "after": [_replica(ctx) for ctx, _ in learners]}
+
+
+def _both_carry_on(got: dict) -> None:
+    for s, seen, errors in zip(SENTENCES, got["seen"], got["errors"], strict=True):
+        assert seen["sentence"] == s and seen["rows"] == s, seen  # their own sentence
+        assert "4 heads" in seen["heads"], seen  # 3 heads kept, and the move counted
+        assert seen["alerts"] == [] and errors == 0, (seen, errors)
+
+
+# --- a rolling update's step ---------------------------------------------------------------
+
+
+def _restarted(browser, room: Classroom) -> dict:
+    ctxs = [_pinned(browser, room, r.name) for r in room.servers]
+    learners = [(ctx, _learner(ctx, room.url, s)) for ctx, s in zip(ctxs, SENTENCES, strict=True)]
+    pg0 = learners[0][1]
+    with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
+        room.restart(0)
+    pg0.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+    return _carry_on(learners)
+
+
+def test_a_replica_restarted_in_place_loses_no_learner(room):
+    """The replica is stopped gracefully and a new one starts on its port; its learner is
+    served by whichever replica is up when the browser reconnects."""
+    got = _browse(_restarted, room)
+    assert got["after"][1] == "r2", got  # the other learner stayed put
+    _both_carry_on(got)
+
+
+# --- a kill under four people ----------------------------------------------------------------
+
+
+def _inventory(ctx, base: str, form: str) -> None:
+    """In a tab of the learner's browser: one form of the concept inventory answered (the
+    first option each time) until the page confirms it is saved."""
     tab = ctx.new_page()
     tab.goto(f"{base}/Concept_inventory?form={form}")
     submit = tab.get_by_role("button", name="Submit my answers")
@@ -97,155 +160,177 @@ def _check_in_class(ctx, base: str, form: str) -> None:
     tab.close()
 
 
-def _lose_a_replica(room: Classroom, how: str, code: str = "") -> dict:
-    """Two learners on different replicas; `how` ("kill" or "restart") happens to the first
-    learner's replica; then both move the heads slider 3 -> 4. What each then sees. With a
-    class `code`, the first learner joins it first and checks a page before and after."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        learners = [_learner(browser, room.url, s) for s in SENTENCES]
-        before = [_replica(ctx) for ctx, _ in learners]
-        lost = room.replica_of(before[0])
-        pg0 = learners[0][1]
-        if code:
-            tab = learners[0][0].new_page()
-            tab.goto(f"{room.url}/Join?code={code}")
-            tab.get_by_label("Nickname", exact=True).fill("Ada")
-            tab.get_by_role("button", name="Join the class").click()
-            tab.get_by_text("as Ada.").wait_for(timeout=120_000)
-            tab.close()
-            _check_in_class(learners[0][0], room.url, "pre")
-        with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
-            if how == "kill":
-                room.kill(lost)
-            else:
-                room.restart(lost)
-        pg0.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
-        seen = [_move_heads(pg, 4, s) for (_, pg), s in zip(learners, SENTENCES, strict=True)]
-        errors = [pg.evaluate(ERRORS) for _, pg in learners]
-        after = [_replica(ctx) for ctx, _ in learners]
-        if code:  # on the live replica now: the same class, the same learner
-            _check_in_class(learners[0][0], room.url, "post")
-        browser.close()
-    return {"before": before, "after": after, "seen": seen, "errors": errors}
+def _join(ctx, base: str, code: str) -> None:
+    tab = ctx.new_page()
+    tab.goto(f"{base}/Join?code={code}")
+    tab.get_by_label("Nickname", exact=True).fill("Ada")
+    tab.get_by_role("button", name="Join the class").click()
+    tab.get_by_text("as Ada.").wait_for(timeout=120_000)
+    tab.close()
 
 
-def _run(room: Classroom, how: str, code: str = "") -> dict:
-    # Its own thread: the sync API refuses to run where an asyncio loop is already running.
-    with ThreadPoolExecutor(1) as pool:
-        got = pool.submit(_lose_a_replica, room, how, code).result(timeout=600)
-    print(how, got)
+def _class_set(ctx, base: str):
+    """A teacher sets a worksheet (seed 12) and a class set of 5, and builds it."""
+    pg = ctx.new_page()
+    pg.goto(f"{base}/Worksheets")
+    pg.wait_for_function(IDLE, timeout=180_000)
+    for name, value in (("Seed", "12"), ("Sheets in the class set", "5")):
+        box = pg.get_by_role("spinbutton", name=name)
+        box.fill(value)
+        box.press("Enter")
+        pg.wait_for_function(f"() => ({BUTTONS})().includes('seeds 12 to')", timeout=60_000)
+    pg.wait_for_function(f"() => ({BUTTONS})().includes('5 sheets')", timeout=60_000)
+    pg.get_by_role("button", name="Build the class set").click()
+    pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+    return pg
+
+
+def _writing(ctx, base: str):
+    """A learner presses Enter on a prompt of /Generate; returns once a few tokens are
+    written (the replica is mid-way)."""
+    pg = ctx.new_page()
+    pg.goto(f"{base}/Generate")  # the default text: written by the warm start
+    pg.wait_for_function(IDLE, timeout=180_000)
+    box = pg.get_by_role("textbox", name="Prompt (press Enter to write)")
+    box.fill(PROMPT)
+    box.press("Enter")
+    pg.wait_for_function(
+        f"() => /Writing: ([3-9]|\\d\\d+) token/.test(({CAPTIONS})())", timeout=120_000
+    )
+    return pg
+
+
+def _killed(browser, room: Classroom, code: str) -> dict:
+    """Learner Ada (in the class, the inventory's first form sent), a teacher's class set
+    and a generation under way, all on r1; another learner on r2. r1 is killed."""
+    r1, r2 = (r.name for r in room.servers)
+    ada, other, teacher, writer = (_pinned(browser, room, r) for r in (r1, r2, r1, r1))
+    learners = [(ada, _learner(ada, room.url, SENTENCES[0]))]
+    learners.append((other, _learner(other, room.url, SENTENCES[1])))
+    _join(ada, room.url, code)
+    _inventory(ada, room.url, "pre")
+    sheets = _class_set(teacher, room.url)
+    gen = _writing(writer, room.url)
+    with gen.expect_websocket(timeout=120_000):  # the browser reconnects on its own
+        room.kill(room.replica_of(r1))
+
+    # the generation: reported cut off on the live replica, not restarted behind its back
+    gen.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stAlert]')]"
+        ".some(a => a.innerText.includes('cut off'))",
+        timeout=120_000,
+    )
+    gen.wait_for_function(IDLE, timeout=120_000)
+    box = gen.get_by_role("textbox", name="Prompt (press Enter to write)")
+    generation = {"prompt": box.input_value(), "captions": gen.evaluate(CAPTIONS), "url": gen.url}
+    # the worksheets: the page ran again on the live replica, the ZIP (in r1's memory) gone
+    sheets.wait_for_function(
+        f"() => ({IDLE})() && !({BUTTONS})().includes('Class set ZIP')", timeout=120_000
+    )
+    worksheets = {
+        "seed": sheets.get_by_role("spinbutton", name="Seed").input_value(),
+        "buttons": sheets.evaluate(BUTTONS),
+        "alerts": sheets.locator("[data-testid=stAlert]").all_inner_texts(),
+        "replica": _replica(teacher),
+    }
+    # the learners carry on, and Ada's next form is stored for the same learner
+    learners[0][1].wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+    got = _carry_on(learners)
+    _inventory(ada, room.url, "post")
+
+    # one click each writes the text and builds the class set again
+    gen.get_by_role("button", name="Write it again").click()
+    sheets.get_by_role("button", name="Build the class set").click()
+    gen.wait_for_function(
+        f"() => ({CAPTIONS})().includes('{DEFAULT_NEW_TOKENS} token(s) written')",
+        timeout=180_000,
+    )
+    generation["alerts_after"] = gen.locator("[data-testid=stAlert]").all_inner_texts()
+    generation["errors"] = gen.evaluate(ERRORS)
+    sheets.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+    worksheets["errors"] = sheets.evaluate(ERRORS)
+    return {**got, "generation": generation, "worksheets": worksheets}
+
+
+@pytest.fixture(scope="module")
+def killed(room):
+    """The class, then the kill (once for the file: the tests below read what it left)."""
+    store = open_store(room.database_url)
+    new = store.create_class("Failover")
+    got = _browse(_killed, room, new.code)
+    got["roster"] = store.summary(new.code, new.teacher_key).roster
+    store.close()
     return got
 
 
-def _both_carry_on(got: dict) -> None:
-    for s, seen, errors in zip(SENTENCES, got["seen"], got["errors"], strict=True):
-        assert seen["sentence"] == s and seen["rows"] == s, seen  # their own sentence
-        assert "4 heads" in seen["heads"], seen  # 3 heads kept, and the move counted
-        assert seen["alerts"] == [] and errors == 0, (seen, errors)
-
-
-def test_a_killed_replicas_learner_moves_to_the_live_one(room):
+def test_a_killed_replicas_learner_moves_to_the_live_one(killed):
     """... and keeps their class: the answers confirmed on the killed replica are stored,
-    and the learner's next check, on the live one, is stored for the same learner."""
-    store = open_store(room.database_url)
-    new = store.create_class("Failover")
-    got = _run(room, "kill", new.code)
-    assert got["before"][0] != got["before"][1], got  # pinned to different replicas
-    # the first learner now holds the live replica's cookie; the second never moved
-    assert got["after"] == [got["before"][1]] * 2, got
-    _both_carry_on(got)
-    s = store.summary(new.code, new.teacher_key)
+    and the learner's next form, on the live one, is stored for the same learner."""
+    assert killed["after"] == ["r2", "r2"], killed  # Ada now holds the live replica's cookie
+    _both_carry_on(killed)
     n = len(inventory.items("pre"))
-    assert [(r.nickname, r.answers, r.pre is not None, r.post is not None) for r in s.roster] == [
-        ("Ada", 2 * n, True, True)
-    ]
-    store.close()
+    got = [(r.nickname, r.answers, r.pre is not None, r.post is not None) for r in killed["roster"]]
+    assert got == [("Ada", 2 * n, True, True)]
 
 
-def test_a_replica_restarted_in_place_loses_no_learner(room):
-    """A rolling update's step: the replica is stopped gracefully and a new one starts on
-    its port; its learner is served by whichever replica is up when the browser reconnects."""
-    got = _run(room, "restart")
-    assert got["before"][0] != got["before"][1], got
-    assert got["after"][1] == got["before"][1], got  # the other learner stayed put
-    _both_carry_on(got)
-
-
-PROMPT = "Once upon a time in a small village there lived"
-CAPTIONS = """() => [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
-    .map(c => c.innerText).join(' | ')"""
-
-
-def _generation_cut_off(room: Classroom) -> dict:
-    """A learner's generation on /Generate; their replica is killed mid-way. What the page
-    says on the live replica, and what one click on "Write it again" then writes."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-        pg = ctx.new_page()
-        pg.goto(f"{room.url}/Generate")  # the default text: written by the warm start
-        pg.wait_for_function(IDLE, timeout=180_000)
-        box = pg.get_by_role("textbox", name="Prompt (press Enter to write)")
-        box.fill(PROMPT)
-        box.press("Enter")
-        pg.wait_for_function(  # a few tokens written: the replica is mid-way
-            f"() => /Writing: ([3-9]|\\d\\d+) token/.test(({CAPTIONS})())", timeout=120_000
-        )
-        with pg.expect_websocket(timeout=120_000):
-            room.kill(room.replica_of(_replica(ctx)))
-        pg.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=stAlert]')]"
-            ".some(a => a.innerText.includes('cut off'))",
-            timeout=120_000,
-        )
-        pg.wait_for_function(IDLE, timeout=120_000)
-        cut = {"prompt": box.input_value(), "captions": pg.evaluate(CAPTIONS), "url": pg.url}
-        pg.get_by_role("button", name="Write it again").click()
-        pg.wait_for_function(
-            f"() => ({CAPTIONS})().includes('{DEFAULT_NEW_TOKENS} token(s) written')",
-            timeout=180_000,
-        )
-        alerts = pg.locator("[data-testid=stAlert]").all_inner_texts()
-        errors = pg.evaluate(ERRORS)
-        browser.close()
-    return {"cut": cut, "alerts_after": alerts, "errors": errors}
-
-
-IDLE = """() => { const a = document.querySelector('[data-testid=stApp]');
-    return a && a.dataset.testScriptState === 'notRunning'
-        && a.dataset.testConnectionState === 'CONNECTED'; }"""
-
-
-def test_a_generation_on_a_killed_replica_is_reported_and_written_again_in_one_click(room):
-    with ThreadPoolExecutor(1) as pool:
-        got = pool.submit(_generation_cut_off, room).result(timeout=600)
-    print(got)
-    assert got["cut"]["prompt"] == PROMPT, got  # the prompt kept
-    assert "Writing" not in got["cut"]["captions"], got  # not restarted behind their back
-    assert "writing=1" not in got["cut"]["url"], got
+def test_a_generation_on_a_killed_replica_is_reported_and_written_again_in_one_click(killed):
+    got = killed["generation"]
+    assert got["prompt"] == PROMPT, got  # the prompt kept
+    assert "Writing" not in got["captions"], got  # not restarted behind their back
+    assert "writing=1" not in got["url"], got
     assert got["alerts_after"] == [] and got["errors"] == 0, got
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_stops_the_replicas_and_haproxy(tmp_path, sig):
+def test_worksheet_settings_survive_a_killed_replica(killed):
+    """The settings come back with the page (the browser re-sends its widget values); the
+    finished ZIP lived in the dead replica's memory: one click builds it again."""
+    got = killed["worksheets"]
+    assert got["replica"] == "r2", got
+    assert got["seed"] == "12", got
+    assert "Build the class set (5 sheets, seeds 12 to 16)" in got["buttons"], got
+    assert got["alerts"] == [] and got["errors"] == 0, got
+
+
+# --- stopping -------------------------------------------------------------------------------
+
+
+def test_ctrl_c_and_sigterm_stop_the_replicas_and_haproxy(tmp_path):
     """`make class` in a terminal: Ctrl+C (SIGINT) or a `kill` (SIGTERM) of the launcher
-    stops every process it started: the replica, PostgreSQL and HAProxy."""
-    port = free_port()
-    cmd = [sys.executable, "deploy/class_run.py", "--replicas", "1", "--port", str(port)]
-    cmd += ["--bind", "127.0.0.1", "--log-dir", str(tmp_path)]
-    launcher = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    stops every process it started: the replica, PostgreSQL and HAProxy (two launchers at
+    once, one signal each)."""
+    started = {sig: _start(tmp_path / sig.name) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # (each with a data folder of its own: data/postgres is one launcher's)
+    launchers = {sig: (launcher, _pids(launcher)) for sig, launcher in started.items()}
+    for sig, (launcher, pids) in launchers.items():
+        assert len(pids) == 3, (sig, pids)
+        assert all(_alive(p) for p in pids), sig
+        launcher.send_signal(sig)
+    for sig, (launcher, pids) in launchers.items():
+        assert launcher.wait(timeout=60) == 0, sig
+        assert "stopping the class" in launcher.stdout.read(), sig
+        assert not any(_alive(p) for p in pids), (sig, pids)
+
+
+def _start(log_dir: Path) -> subprocess.Popen:
+    """`deploy/class_run.py` with one replica, as `make class` runs it, with a data folder
+    of its own in this run's (tests/conftest.py: PostgreSQL's user reaches it; tmp_path
+    only root may enter)."""
+    data = tempfile.mkdtemp(prefix="launcher-", dir=os.environ["ATTN_DATA_DIR"])
+    os.chmod(data, 0o755)
+    cmd = [sys.executable, "deploy/class_run.py", "--replicas", "1", "--port", str(free_port())]
+    cmd += ["--bind", "127.0.0.1", "--log-dir", str(log_dir)]
+    env = {**os.environ, "ATTN_DATA_DIR": data}
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def _pids(launcher: subprocess.Popen) -> list[int]:
+    """The pids the launcher prints, HAProxy's last: read until that one."""
     pids = []
-    for line in launcher.stdout:  # it prints each pid, HAProxy's last
+    for line in launcher.stdout:
         pids += [int(w) for w in re.findall(r"pid (\d+)", line)]
         if "HAProxy pid" in line:
             break
-    assert len(pids) == 3, pids
-    assert all(_alive(p) for p in pids)
-    launcher.send_signal(sig)
-    assert launcher.wait(timeout=60) == 0
-    assert "stopping the class" in launcher.stdout.read()
-    assert not any(_alive(p) for p in pids), pids
+    return pids
 
 
 def _alive(pid: int) -> bool:
@@ -255,52 +340,3 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
-
-
-def _worksheets_across_a_kill(room: Classroom) -> dict:
-    """A teacher sets a worksheet (seed 12) and a class set of 5, builds it; their replica
-    is killed; what the page shows on the live one, and what one click on Build then gives."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-        pg = ctx.new_page()
-        pg.goto(f"{room.url}/Worksheets")
-        pg.wait_for_function(IDLE, timeout=180_000)
-        for name, value in (("Seed", "12"), ("Sheets in the class set", "5")):
-            box = pg.get_by_role("spinbutton", name=name)
-            box.fill(value)
-            box.press("Enter")
-            pg.wait_for_function(f"() => ({BUTTONS})().includes('seeds 12 to')", timeout=60_000)
-        pg.wait_for_function(f"() => ({BUTTONS})().includes('5 sheets')", timeout=60_000)
-        pg.get_by_role("button", name="Build the class set").click()
-        pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
-        with pg.expect_websocket(timeout=120_000):
-            room.kill(room.replica_of(_replica(ctx)))
-        pg.wait_for_function(  # the page ran again on the live replica: the ZIP is gone
-            f"() => ({IDLE})() && !({BUTTONS})().includes('Class set ZIP')", timeout=120_000
-        )
-        after = {
-            "seed": pg.get_by_role("spinbutton", name="Seed").input_value(),
-            "buttons": pg.evaluate(BUTTONS),
-            "alerts": pg.locator("[data-testid=stAlert]").all_inner_texts(),
-            "replica": _replica(ctx),
-        }
-        pg.get_by_role("button", name="Build the class set").click()
-        pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
-        after["errors"] = pg.evaluate(ERRORS)
-        browser.close()
-    return after
-
-
-BUTTONS = "() => [...document.querySelectorAll('button')].map(b => b.innerText).join(' | ')"
-
-
-def test_worksheet_settings_survive_a_killed_replica(room):
-    """The settings come back with the page (the browser re-sends its widget values); the
-    finished ZIP lived in the dead replica's memory: one click builds it again."""
-    with ThreadPoolExecutor(1) as pool:
-        got = pool.submit(_worksheets_across_a_kill, room).result(timeout=600)
-    print(got)
-    assert got["seed"] == "12", got
-    assert "Build the class set (5 sheets, seeds 12 to 16)" in got["buttons"], got
-    assert got["alerts"] == [] and got["errors"] == 0, got
