@@ -35,9 +35,12 @@ def app_url():
         yield url
 
 
-# The longest file: the survey opens every page at two widths (and the deep-link cases read
-# its first visits). It is scheduled first, so the other workers share out the rest meanwhile.
-FIRST = "tests/e2e/test_accessibility.py"
+# The order files are handed out in (`--dist loadfile`: a worker takes the next file when it
+# is free): the longest first, then the other browser and fault files (10 to 40 s each), then
+# the rest (under 15 s each, most under 5), which share out the end evenly. With the browser
+# files last, one worker started a 26 s file when the other had 1 s left, and idled.
+LONGEST = ("tests/e2e/test_accessibility.py", "tests/faults/test_failover.py")
+LONG = ("tests/e2e/", "tests/faults/")
 MAX_WORKERS = 4  # each worker starts its own app server and browser: about 1.5 GB
 
 
@@ -48,5 +51,10 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_collection_modifyitems(config, items):
     """`--dist loadfile` hands each file to one worker (its module fixtures are computed
-    once) in this order: the longest file first."""
-    items.sort(key=lambda i: i.nodeid.split("::")[0] != FIRST)  # stable: the rest keep theirs
+    once) in this order: the longest files first, then the long ones, then the rest."""
+
+    def rank(item) -> int:
+        path = item.nodeid.split("::")[0]
+        return 0 if path in LONGEST else 1 if path.startswith(LONG) else 2
+
+    items.sort(key=rank)  # stable: within a rank, files keep the collection's order
