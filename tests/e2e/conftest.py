@@ -41,6 +41,7 @@ PAGE_STATE = """() => {
         secondsSinceLoad: Math.round(performance.now() / 1000),
     };
 }"""
+DESKTOP = {"width": 1400, "height": 1000}
 ERRORS = {}  # page -> the console's errors and uncaught exceptions, for the failure report
 
 
@@ -56,19 +57,73 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="session")
+def _tabs(browser):
+    """The worker's reusable browser contexts, one without touch and one with, each with
+    one tab that tests borrow in turn (`tab`)."""
+    contexts = {}
+    yield browser, contexts
+    for ctx in contexts.values():
+        ctx.close()
+
+
 @pytest.fixture
-def page(browser):
-    """A fresh browser context (no cookies, no session) per test, desktop size; its console
-    errors are kept for the failure report."""
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
-    said = ERRORS.setdefault(pg, [])
-    pg.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: said.append(f"uncaught: {e}"))
-    pg.on("crash", lambda _: said.append("the page crashed"))
-    yield pg
-    ERRORS.pop(pg, None)
-    ctx.close()
+def tab(_tabs):
+    """`tab(width=1400, height=1000, touch=False)`: a tab of that size with no cookies, no
+    storage and no session (its first `goto` opens a new one); its console errors are kept
+    for the failure report.
+
+    The tab is the worker's, wiped and lent to one test at a time: a new context starts a
+    renderer process that compiles Streamlit's scripts again, about 2 s of a core per test
+    (the browser files' CPU time halved when their tests shared a tab). A second tab of the
+    same kind in one test gets a context of its own."""
+    browser, contexts = _tabs
+    lent, own = [], []
+
+    def borrow(width: int = 1400, height: int = 1000, touch: bool = False):
+        size = {"width": width, "height": height}
+        if touch in [t for t, *_ in lent]:  # already lent in this test: one of its own
+            ctx = browser.new_context(viewport=size, has_touch=touch)
+            own.append(ctx)
+        else:
+            if touch not in contexts:
+                contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
+            ctx = contexts[touch]
+        pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+        ctx.clear_cookies()
+        if pg.url.startswith("http"):  # the last test's site: its storage goes with it
+            pg.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        pg.goto("about:blank")  # the last test's session ends here
+        pg.set_viewport_size(size)
+        said = ERRORS.setdefault(pg, [])
+        said.clear()
+        heard = {
+            "console": lambda m: said.append(m.text) if m.type == "error" else None,
+            "pageerror": lambda e: said.append(f"uncaught: {e}"),
+            "crash": lambda _: said.append("the page crashed"),
+        }
+        for event, fn in heard.items():
+            pg.on(event, fn)
+        lent.append((touch, pg, heard))
+        return pg
+
+    yield borrow
+    for _, pg, heard in lent:
+        ERRORS.pop(pg, None)
+        if not pg.is_closed():
+            for event, fn in heard.items():
+                pg.remove_listener(event, fn)
+        for other in pg.context.pages:  # tabs the test opened next to it
+            if other is not pg:
+                other.close()
+    for ctx in own:
+        ctx.close()
+
+
+@pytest.fixture
+def page(tab):
+    """A desktop-sized tab (1400 x 1000) of a browser with no cookies and no session."""
+    return tab()
 
 
 @pytest.hookimpl(wrapper=True)

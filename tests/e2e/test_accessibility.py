@@ -172,16 +172,12 @@ def test_phone_figures_print_no_text_under_9_px_and_no_label_overlaps(survey):
 
 
 @pytest.mark.parametrize("path", ["Softmax", "Gradients"])
-def test_a_narrowed_page_reads_as_a_phones_first_visit(survey, browser, app_url, path):
+def test_a_narrowed_page_reads_as_a_phones_first_visit(survey, tab, app_url, path):
     """The survey's 390 px pass narrows the 1400 px page: a phone's own first visit finds the
     same (axe's findings, the first figure's top, every canvas's drawing, the menu folded)."""
-    ctx = browser.new_context(viewport={"width": WIDTHS[1], "height": 1000})
-    try:
-        pg = ctx.new_page()
-        open_page(pg, app_url, path)
-        phone = _survey_page(pg, Axe())
-    finally:
-        ctx.close()
+    pg = tab(WIDTHS[1], 1000)
+    open_page(pg, app_url, path)
+    phone = _survey_page(pg, Axe())
     assert phone["menuFolded"] == "true", phone  # a phone opens with the menu folded
     assert phone["canvases"], phone  # figures drawn and compared
     assert phone == survey[WIDTHS[1], path]
@@ -282,21 +278,17 @@ def test_keyboard_reads_a_line_chart_point_by_point(page, app_url):
     expect(said).to_have_text(re.compile(r"^d_k = 512, q·k: [\d.]+$"))
 
 
-def test_phone_home_lists_the_steps_in_lesson_order(browser, app_url):
+def test_phone_home_lists_the_steps_in_lesson_order(tab, app_url):
     """At 390 px the columns stack: the step links still read Overview, 1, 2, ..., 8 down
     the page."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url)
-        main = pg.locator("[data-testid=stMain]")
-        steps = in_group("The steps")
-        tops = [main.get_by_role("link", name=p.title, exact=True).bounding_box() for p in steps]
-        assert all(b is not None for b in tops)
-        ys = [b["y"] for b in tops]
-        assert ys == sorted(ys) and len(set(ys)) == len(ys), ys
-    finally:
-        ctx.close()
+    pg = tab(390, 844)
+    open_page(pg, app_url)
+    main = pg.locator("[data-testid=stMain]")
+    steps = in_group("The steps")
+    tops = [main.get_by_role("link", name=p.title, exact=True).bounding_box() for p in steps]
+    assert all(b is not None for b in tops)
+    ys = [b["y"] for b in tops]
+    assert ys == sorted(ys) and len(set(ys)) == len(ys), ys
 
 
 @pytest.mark.parametrize("p", PAGES, ids=lambda p: url_path(p.path))

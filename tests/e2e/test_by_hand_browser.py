@@ -56,14 +56,10 @@ def test_template_pdf_downloads(page, app_url):
     assert "Attention by hand" in text and "seed 7 | easy" in text
 
 
-def test_by_hand_at_phone_width(browser, app_url):
+def test_by_hand_at_phone_width(tab, app_url):
     """At 390 px the example still steps forward without an error."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "By_hand")
-        pg.get_by_role("button", name="Next step").first.click()
-        wait_idle(pg)
-        expect(pg.locator(".st-key-hand_grid_q table")).to_be_visible()
-    finally:
-        ctx.close()
+    pg = tab(390, 844)
+    open_page(pg, app_url, "By_hand")
+    pg.get_by_role("button", name="Next step").first.click()
+    wait_idle(pg)
+    expect(pg.locator(".st-key-hand_grid_q table")).to_be_visible()

@@ -58,22 +58,16 @@ def test_kv_cache_page_draws_its_charts(page, app_url):
 
 
 @pytest.mark.parametrize("path", ["Generate", "KV_cache"])
-def test_decoder_pages_at_phone_width(browser, app_url, path):
+def test_decoder_pages_at_phone_width(tab, app_url, path):
     """At 390 px each page draws without an error and its figures fit the screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
-        if path == "Generate":
-            expect(pg.get_by_text(re.compile(r"\d+ token\(s\) written"))).to_be_visible(
-                timeout=120_000
-            )
-            wait_idle(pg, 120_000)
-            figs = heatmaps(pg)
-            assert figs and all(0 < f["width"] <= 390 for f in figs)
-        else:
-            wait_canvas_chart(pg, "Memory of the KV cache", "c.x.values.length > 0")
-        expect(pg.locator("[data-testid='stException']")).to_have_count(0)
-        shot(pg, f"decoder_{path}_390")
-    finally:
-        ctx.close()
+    pg = tab(390, 844, touch=True)
+    open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+    if path == "Generate":
+        expect(pg.get_by_text(re.compile(r"\d+ token\(s\) written"))).to_be_visible(timeout=120_000)
+        wait_idle(pg, 120_000)
+        figs = heatmaps(pg)
+        assert figs and all(0 < f["width"] <= 390 for f in figs)
+    else:
+        wait_canvas_chart(pg, "Memory of the KV cache", "c.x.values.length > 0")
+    expect(pg.locator("[data-testid='stException']")).to_have_count(0)
+    shot(pg, f"decoder_{path}_390")

@@ -19,12 +19,9 @@ WIDTHS = (1400, 390)
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
-def sized(browser, request):
-    """A fresh page at a desktop or a phone width."""
-    ctx = browser.new_context(viewport={"width": request.param, "height": 1000})
-    pg = ctx.new_page()
-    yield pg, request.param
-    ctx.close()
+def sized(tab, request):
+    """A tab at a desktop or a phone width, no cookies, no session."""
+    return tab(request.param, 1000), request.param
 
 
 def drawn(pg) -> list[dict]:

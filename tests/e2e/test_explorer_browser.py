@@ -62,15 +62,11 @@ def test_picking_a_token_keeps_only_its_lines(page, app_url):
     shot(page, "explorer_lines_of_it")
 
 
-def test_phone_width(browser, app_url):
+def test_phone_width(tab, app_url):
     """At phone width the grid of 72 heads and the head view draw without an error."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "Model_explorer")
-        wait_heatmap(pg, "Layer 0, head 0: A", "f.rows.length === 17")
-        grid = [f for f in heatmaps(pg) if f["title"].startswith("layer ")]
-        assert len(grid) == 72 and all(0 < f["width"] < 40 for f in grid)  # 12 across
-        shot(pg, "explorer_phone")
-    finally:
-        ctx.close()
+    pg = tab(390, 844)
+    open_page(pg, app_url, "Model_explorer")
+    wait_heatmap(pg, "Layer 0, head 0: A", "f.rows.length === 17")
+    grid = [f for f in heatmaps(pg) if f["title"].startswith("layer ")]
+    assert len(grid) == 72 and all(0 < f["width"] < 40 for f in grid)  # 12 across
+    shot(pg, "explorer_phone")

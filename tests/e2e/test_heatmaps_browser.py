@@ -79,19 +79,15 @@ def test_png_downloads(page, app_url):
     assert dl.value.suggested_filename == "every_head.png"
 
 
-def test_phone_width(browser, app_url):
+def test_phone_width(tab, app_url):
     """At 390 px the step page's figures fit the screen one under the other, stay coloured
     and labelled, and a tap on a cell explains it."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "Multi-head?n_heads=4")
-        figs = heatmaps(pg)
-        assert len(figs) >= 7
-        assert all(0 < f["width"] <= 390 and f["colours"] > 3 for f in figs)
-        tip = hover_cell(pg, "head 0: A_0", 0, 0, tap=True)
-        expect(tip).to_contain_text("query 0: the")
-        assert heatmap(pg, "head 0: A_0")["rows"][0] == "the"
-        shot(pg, "multihead_phone")
-    finally:
-        ctx.close()
+    pg = tab(390, 844, touch=True)
+    open_page(pg, app_url, "Multi-head?n_heads=4")
+    figs = heatmaps(pg)
+    assert len(figs) >= 7
+    assert all(0 < f["width"] <= 390 and f["colours"] > 3 for f in figs)
+    tip = hover_cell(pg, "head 0: A_0", 0, 0, tap=True)
+    expect(tip).to_contain_text("query 0: the")
+    assert heatmap(pg, "head 0: A_0")["rows"][0] == "the"
+    shot(pg, "multihead_phone")

@@ -58,19 +58,15 @@ def test_train_a_head_trains_and_scrubs(page, app_url):
 
 
 @pytest.mark.parametrize("path", ["Gradients", "Train_a_head"])
-def test_kernel_pages_at_phone_width(browser, app_url, path):
+def test_kernel_pages_at_phone_width(tab, app_url, path):
     """At 390 px both pages draw (Train pressed) without an error."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, path)
-        if path == "Train_a_head":
-            pg.get_by_role("button", name="Train").click()
-            wait_idle(pg)
-            wait_heatmap(pg, "A after 200 steps")
-        else:
-            wait_heatmap(pg, "dS = A ⊙")
-        no_exception(pg)
-        shot(pg, f"kernel_{path}_phone")
-    finally:
-        ctx.close()
+    pg = tab(390, 844)
+    open_page(pg, app_url, path)
+    if path == "Train_a_head":
+        pg.get_by_role("button", name="Train").click()
+        wait_idle(pg)
+        wait_heatmap(pg, "A after 200 steps")
+    else:
+        wait_heatmap(pg, "dS = A ⊙")
+    no_exception(pg)
+    shot(pg, f"kernel_{path}_phone")

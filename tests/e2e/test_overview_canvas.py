@@ -134,20 +134,16 @@ def test_png_download(causal):
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
-def test_phone_width(browser, app_url):
+def test_phone_width(tab, app_url):
     """At phone width every figure gets its own line, fits the screen, arrows point down,
     and a tap on a cell explains it (there is no mouse to hover with)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "Overview?weights=random")  # X of 8 features (384 scroll)
-        pg.wait_for_function(f"() => {CANVASES}.length >= 8")
-        figs = figures(pg)
-        assert all(0 < f["width"] <= 390 for f in figs)
-        assert pg.locator(".cg-arrow").first.inner_text() == "↓"
-        canvas = pg.locator(".cg-root canvas[aria-label^='A = softmax']")
-        canvas.tap(position=cell(canvas, 0, 0))
-        expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("query 0: the")
-        shot(pg, "overview_phone")
-    finally:
-        ctx.close()
+    pg = tab(390, 844, touch=True)
+    open_page(pg, app_url, "Overview?weights=random")  # X of 8 features (384 scroll)
+    pg.wait_for_function(f"() => {CANVASES}.length >= 8")
+    figs = figures(pg)
+    assert all(0 < f["width"] <= 390 for f in figs)
+    assert pg.locator(".cg-arrow").first.inner_text() == "↓"
+    canvas = pg.locator(".cg-root canvas[aria-label^='A = softmax']")
+    canvas.tap(position=cell(canvas, 0, 0))
+    expect(canvas.locator("xpath=..").locator(".cg-hover")).to_contain_text("query 0: the")
+    shot(pg, "overview_phone")

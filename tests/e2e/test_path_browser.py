@@ -115,28 +115,24 @@ def test_a_near_count_is_wrong_and_a_tied_key_is_right(page, app_url):
     shot(page, "path_overview_tied")
 
 
-def test_the_check_and_its_verdicts_pass_axe_on_a_phone(browser, app_url):
+def test_the_check_and_its_verdicts_pass_axe_on_a_phone(tab, app_url):
     """At 390 px, with a right and a wrong verdict shown and the page marked in the menu
     (the sidebar open), axe-core finds no serious or critical violation."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 900})
-    page = ctx.new_page()
-    try:
-        q_sum, q_cell = questions("softmax", weights="random")
-        open_page(page, app_url, "Softmax?weights=random")
-        answer(page, "softmax", q_sum, q_sum.answer)
-        answer(page, "softmax", q_cell, dict(q_cell.wrong)["rows_vs_columns"])
-        check(page)
-        expect(page.get_by_role("alert").filter(has_text="Rows vs columns")).to_be_visible()
-        answer(page, "softmax", q_cell, q_cell.answer)
-        check(page)
-        page.get_by_test_id("stExpandSidebarButton").click()
-        expect(menu_link(page, "softmax", done=True)).to_be_visible()
-        found = Axe().run(page).response["violations"]
-        bad = [(v["id"], v["nodes"][0]["target"]) for v in found if v["impact"] in BAD]
-        assert not bad, bad
-        shot(page, "path_softmax_checked_390")
-    finally:
-        ctx.close()
+    page = tab(390, 900)
+    q_sum, q_cell = questions("softmax", weights="random")
+    open_page(page, app_url, "Softmax?weights=random")
+    answer(page, "softmax", q_sum, q_sum.answer)
+    answer(page, "softmax", q_cell, dict(q_cell.wrong)["rows_vs_columns"])
+    check(page)
+    expect(page.get_by_role("alert").filter(has_text="Rows vs columns")).to_be_visible()
+    answer(page, "softmax", q_cell, q_cell.answer)
+    check(page)
+    page.get_by_test_id("stExpandSidebarButton").click()
+    expect(menu_link(page, "softmax", done=True)).to_be_visible()
+    found = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["nodes"][0]["target"]) for v in found if v["impact"] in BAD]
+    assert not bad, bad
+    shot(page, "path_softmax_checked_390")
 
 
 def test_progress_survives_a_reload_and_a_new_server(page, app_url):

@@ -24,12 +24,9 @@ HOME_A = "A: how much each query attends"
 
 
 @pytest.fixture
-def phone(browser):
-    """A fresh context the size of a phone (390 x 844)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    yield pg
-    ctx.close()
+def phone(tab):
+    """A tab the size of a phone (390 x 844), no cookies, no session."""
+    return tab(390, 844)
 
 
 def above_the_fold_in_main(pg, control) -> None:
@@ -41,35 +38,29 @@ def above_the_fold_in_main(pg, control) -> None:
 
 
 @pytest.mark.parametrize("width", [1400, 390])
-def test_home_draws_a_on_the_learners_sentence(browser, app_url, width):
+def test_home_draws_a_on_the_learners_sentence(tab, app_url, width):
     """The home page's figure is the lessons' head's A on the default sentence; a new sentence
     and Enter redraw it for that sentence, with the sentence on what to notice read from it."""
-    ctx = browser.new_context(viewport={"width": width, "height": 1000})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url)
-        a = np.array(wait_heatmap(pg, HOME_A)["z"])
-        np.testing.assert_allclose(a, lesson_run(LessonSettings()).trace.weights, atol=1e-5)
-        box = pg.get_by_role("textbox", name="Your sentence")
-        above_the_fold_in_main(pg, box)
-        box.fill("the dog chased the ball")
-        box.press("Enter")
-        wait_idle(pg)
-        run = lesson_run(LessonSettings(sentence="the dog chased the ball"))
-        f = wait_heatmap(pg, HOME_A, "JSON.stringify(f.rows) === JSON.stringify(arg)", run.tokens)
-        np.testing.assert_allclose(np.array(f["z"]), run.trace.weights, atol=1e-5)
-        i, j = first_screen.strongest_row(run.trace.weights, run.tokens)
-        said = f"gives {run.trace.weights[i, j]:.2f} of its attention to “{run.tokens[j]}”"
-        expect(pg.get_by_text(said)).to_be_visible()
-        assert "sentence=the+dog+chased+the+ball" in pg.url
-        # the steps follow: the overview opens on the same sentence
-        pg.get_by_role("link", name="See every step on your sentence").click()
-        wait_heatmap(
-            pg, "A = softmax", "JSON.stringify(f.rows) === JSON.stringify(arg)", run.tokens
-        )
-        shot(pg, f"home_live_{width}")
-    finally:
-        ctx.close()
+    pg = tab(width, 1000)
+    open_page(pg, app_url)
+    a = np.array(wait_heatmap(pg, HOME_A)["z"])
+    np.testing.assert_allclose(a, lesson_run(LessonSettings()).trace.weights, atol=1e-5)
+    box = pg.get_by_role("textbox", name="Your sentence")
+    above_the_fold_in_main(pg, box)
+    box.fill("the dog chased the ball")
+    box.press("Enter")
+    wait_idle(pg)
+    run = lesson_run(LessonSettings(sentence="the dog chased the ball"))
+    f = wait_heatmap(pg, HOME_A, "JSON.stringify(f.rows) === JSON.stringify(arg)", run.tokens)
+    np.testing.assert_allclose(np.array(f["z"]), run.trace.weights, atol=1e-5)
+    i, j = first_screen.strongest_row(run.trace.weights, run.tokens)
+    said = f"gives {run.trace.weights[i, j]:.2f} of its attention to “{run.tokens[j]}”"
+    expect(pg.get_by_text(said)).to_be_visible()
+    assert "sentence=the+dog+chased+the+ball" in pg.url
+    # the steps follow: the overview opens on the same sentence
+    pg.get_by_role("link", name="See every step on your sentence").click()
+    wait_heatmap(pg, "A = softmax", "JSON.stringify(f.rows) === JSON.stringify(arg)", run.tokens)
+    shot(pg, f"home_live_{width}")
 
 
 def test_home_weights_switch_to_random_in_one_click(phone, app_url):

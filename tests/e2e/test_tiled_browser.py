@@ -30,23 +30,19 @@ def test_stepping_to_the_last_block_reaches_full_attention(page, app_url):
     shot(page, "tiles_last_block")
 
 
-def test_tiles_at_phone_width(browser, app_url):
+def test_tiles_at_phone_width(tab, app_url):
     """At 390 px the page draws its figures within the screen, with no exception, and the
     running table shows all its columns without scrolling sideways (issue 27)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
-    try:
-        open_page(pg, app_url, "Tiled_attention?weights=random")
-        tile = wait_heatmap(pg, "Tile 1: S / √d_k + M", "f.width > 0")
-        assert 0 < tile["width"] <= 390
-        expect(pg.locator(".st-key-tiles_hand_zf table")).to_be_attached()
-        expect(pg.locator("[data-testid='stException']")).to_have_count(0)
-        column = pg.get_by_text("Each query row after this block").locator(
-            "xpath=ancestor::div[@data-testid='stVerticalBlock'][1]"
-        )
-        grid = column.locator("[data-testid=stDataFrame] .dvn-scroller")  # the running table
-        grid.wait_for()
-        assert grid.evaluate("e => e.scrollWidth <= e.clientWidth"), "a column is off-screen"
-        shot(pg, "tiles_390")
-    finally:
-        ctx.close()
+    pg = tab(390, 844)
+    open_page(pg, app_url, "Tiled_attention?weights=random")
+    tile = wait_heatmap(pg, "Tile 1: S / √d_k + M", "f.width > 0")
+    assert 0 < tile["width"] <= 390
+    expect(pg.locator(".st-key-tiles_hand_zf table")).to_be_attached()
+    expect(pg.locator("[data-testid='stException']")).to_have_count(0)
+    column = pg.get_by_text("Each query row after this block").locator(
+        "xpath=ancestor::div[@data-testid='stVerticalBlock'][1]"
+    )
+    grid = column.locator("[data-testid=stDataFrame] .dvn-scroller")  # the running table
+    grid.wait_for()
+    assert grid.evaluate("e => e.scrollWidth <= e.clientWidth"), "a column is off-screen"
+    shot(pg, "tiles_390")
