@@ -315,12 +315,12 @@ def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen
     meanwhile. Raises the core's PromptError."""
     model = smollm()
     steps, before, prompt_tokens = [], None, []
-    prompt_text, n_prompt, drawn = "", 0, 0.0
-    for prompt_text, n_prompt, step in gen.stream(s, waiting(queue_place)):
+    prompt_text, n_prompt, drawn = "", 0, 0.0  # the loop's last text and count: collected
+    for prompt_text, n_prompt, step in gen.stream(s, waiting(queue_place)):  # noqa: B007
         if not steps:  # our turn came: the line's message goes, the prompt's rows come
             queue_place.empty()
             prompt_tokens = [model.token_text(i) for i in model.encode(prompt_text, limit=None)]
-            before = gen.prompt_rows(prompt_text, n_prompt)
+            before = step.prompt_rows  # the prompt's rows came with its first token
         steps.append(step)
         # the text every token; the triangle at most every LIVE_FIGURE_S: with several
         # learners writing together, each token's figure for each of them was most of the

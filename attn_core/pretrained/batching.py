@@ -109,12 +109,14 @@ class Batch:
         max_new_tokens: int,
         temperature: float = 0.0,
         seed: int = 0,
+        keep_prompt_rows: int = 0,
     ) -> Step:
-        """Read `text` alone and return its first new token (``SmolLM.start``); the
-        generation then takes part in every ``step`` until it is done or leaves."""
+        """Read `text` alone and return its first new token (``SmolLM.start``, which also
+        says what `keep_prompt_rows` keeps); the generation then takes part in every
+        ``step`` until it is done or leaves."""
         if key in self._writing:
             raise ValueError(f"{key!r} is already writing in this batch.")
-        w = self.model.start(text, max_new_tokens, temperature, seed)
+        w = self.model.start(text, max_new_tokens, temperature, seed, keep_prompt_rows)
         self._writing[key] = w
         return w.last
 

@@ -208,6 +208,9 @@ class Step:
                 the row of the token before, over keys 0..position-1
     top_ids, top_probs : the five likeliest next tokens at that step and their probabilities
                 (after the temperature; greedy uses temperature 1 for these)
+    prompt_rows : on the first step only, when asked for (``SmolLM.start``): (n_layers,
+                n_heads, P - 1, P - 1) the prompt's own attention rows but the last (that
+                one is this step's `attention`), from the same pass; else None
     """
 
     id: int
@@ -216,6 +219,7 @@ class Step:
     attention: np.ndarray
     top_ids: np.ndarray
     top_probs: np.ndarray
+    prompt_rows: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -448,17 +452,26 @@ class SmolLM:
         )
 
     def start(
-        self, text: str, max_new_tokens: int, temperature: float = 0.0, seed: int = 0
+        self,
+        text: str,
+        max_new_tokens: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        keep_prompt_rows: int = 0,
     ) -> Writing:
         """A generation's checks and its prompt's pass: the prompt read into a new cache, and
-        the first new token chosen from its last row (``Writing.last``)."""
+        the first new token chosen from its last row (``Writing.last``). A prompt of 2 to
+        `keep_prompt_rows` tokens keeps its other rows in that first step (``Step.prompt_rows``:
+        the numbers ``run`` gives, without a second pass)."""
         max_new = whole_number(max_new_tokens, "max_new_tokens", 1, error=PromptError)
         temperature = _temperature(temperature)
         prompt = self.encode(text)
         cache = KVCache.empty(self.config, len(prompt) + max_new)
         w = Writing(cache, np.random.default_rng(seed), temperature, max_new, None)
         logits, kept = self.forward(prompt, cache, keep=True, last_logits=True)  # the prompt
-        self.write(w, logits[-1], np.stack(kept["att"])[:, :, -1, :])  # its last row chose
+        att = np.stack(kept["att"])  # (L, 9, P, P)
+        rows = att[:, :, :-1, :-1].copy() if 2 <= len(prompt) <= keep_prompt_rows else None
+        self.write(w, logits[-1], att[:, :, -1, :], rows)  # its last row chose
         return w
 
     def next_step(self, w: Writing) -> Step:
@@ -466,11 +479,18 @@ class SmolLM:
         logits, kept = self.forward(np.array([w.last.id]), w.cache, keep=True)  # one row
         return self.write(w, logits[-1], np.stack(kept["att"])[:, :, -1, :])
 
-    def write(self, w: Writing, logits: np.ndarray, attention: np.ndarray) -> Step:
+    def write(
+        self,
+        w: Writing,
+        logits: np.ndarray,
+        attention: np.ndarray,
+        prompt_rows: np.ndarray | None = None,
+    ) -> Step:
         """Choose `w`'s next token from its row of `logits` (the row's `attention`, (L, 9,
         length)), and make it `w.last`. ``next_step`` and a batched step both end here."""
         choice, top, top_probs = choose(logits, w.temperature, w.rng)
-        w.last = Step(choice, self.token_text(choice), w.cache.length, attention, top, top_probs)
+        token = self.token_text(choice)
+        w.last = Step(choice, token, w.cache.length, attention, top, top_probs, prompt_rows)
         w.left = 0 if choice == self.eos_id else w.left - 1
         return w.last
 
@@ -480,9 +500,11 @@ class SmolLM:
         max_new_tokens: int,
         temperature: float = 0.0,
         seed: int = 0,
+        keep_prompt_rows: int = 0,
     ) -> Iterator[Step]:
-        """``generate``, one ``Step`` at a time, as each token is written (for streaming)."""
-        w = self.start(text, max_new_tokens, temperature, seed)
+        """``generate``, one ``Step`` at a time, as each token is written (for streaming);
+        `keep_prompt_rows` as in ``start``."""
+        w = self.start(text, max_new_tokens, temperature, seed, keep_prompt_rows)
         yield w.last
         while not w.done:
             yield self.next_step(w)

@@ -163,17 +163,24 @@ class DecoderWorker:
         return self._proc.pid if self._proc is not None else None
 
     def generate_steps(
-        self, text: str, max_new_tokens: int, temperature: float = 0.0, seed: int = 0
+        self,
+        text: str,
+        max_new_tokens: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        keep_prompt_rows: int = 0,
     ) -> Iterator[Step]:
         """``SmolLM.generate_steps``, computed in the child with whoever else is writing;
-        the same tokens, as written."""
+        the same tokens, as written. The first step carries the prompt's rows when it has 2
+        to `keep_prompt_rows` tokens (``SmolLM.start``): the server needs no pass of its own."""
         reply: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
             self._ensure()
             rid = next(self._ids)
             self._replies[rid] = reply
             conn = self._conn
-            conn.send(("generate", rid, (text, max_new_tokens, temperature, seed)))
+            args = (text, max_new_tokens, temperature, seed, keep_prompt_rows)
+            conn.send(("generate", rid, args))
         finished = False
         try:
             while True:

@@ -3,8 +3,12 @@ shared queue one token at a time, and what the page keeps of it (``Written``) so
 changing the layer, the head or the token shown never writes again.
 
 The steps' attention rows are kept for every layer and head (float32, 30 x 9 x n_new x T:
-at most 64 x 320 numbers per head, 22 MB; 0.8 MB for the default prompt), the prompt's own
-rows come from the shared, cached pass ``decoder_run`` when the prompt fits in it.
+at most 64 x 320 numbers per head, 22 MB; 0.8 MB for the default prompt), and the prompt's
+own rows when it has at most RUN_TOKENS tokens (10 MB at most). Those come with the first
+step, from the writing process's own pass over the prompt: a pass of the server's for them
+(``decoder_run``) cost about 0.1 s of the server's core per generation, and the server then
+held the whole model too (bench/bench_load.py --generators 10: the other learners' p95 went
+from 240 to 76 ms, the server's memory from 985 to 379 MiB).
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from attn_core.pretrained.smollm import Step
 from attn_ui.compute.decoder import (
     PROMPT_TOKENS,
     RUN_TOKENS,
-    decoder_run,
     generation_queue,
     generation_worker,
     smollm,
@@ -38,6 +41,8 @@ class Written:
     text : the prompt as the model read it (chat template included)
     ids, tokens : the whole sequence, prompt then new tokens
     n_prompt : how many of them are the prompt's
+    prompt_rows : (n_layers, n_heads, n_prompt - 1, n_prompt - 1) the prompt's own rows but
+           the last, or None (a prompt of one token, or of more than RUN_TOKENS)
     rows : (n_layers, n_heads, n_new, T - 1) row k is the attention of the query that chose
            new token k (the token before it), over keys 0..n_prompt + k - 1 (zeros after)
     top_ids, top_probs : (n_new, 5) the likeliest tokens at each step and their probabilities
@@ -49,6 +54,7 @@ class Written:
     ids: np.ndarray
     tokens: tuple[str, ...]
     n_prompt: int
+    prompt_rows: np.ndarray | None
     rows: np.ndarray
     top_ids: np.ndarray
     top_probs: np.ndarray
@@ -98,7 +104,8 @@ def stream(
     with generation_queue().turn() as wait:
         wait(show_wait)
         worker = generation_worker()  # its own process: see decoder_worker
-        for step in worker.generate_steps(text, s.max_new_tokens, s.temperature, s.seed):
+        args = (text, s.max_new_tokens, s.temperature, s.seed, RUN_TOKENS)
+        for step in worker.generate_steps(*args):
             yield text, n_prompt, step
 
 
@@ -118,20 +125,12 @@ def collect(s: GenerationSettings, text: str, n_prompt: int, steps: list[Step]) 
         ids=ids,
         tokens=tuple(model.token_text(i) for i in ids),
         n_prompt=n_prompt,
+        prompt_rows=steps[0].prompt_rows,
         rows=rows,
         top_ids=np.stack([step.top_ids for step in steps]),
         top_probs=np.stack([step.top_probs for step in steps]),
         stopped=stopped,
     )
-
-
-def prompt_rows(text: str, n_prompt: int) -> np.ndarray | None:
-    """(n_layers, n_heads, P - 1, P - 1): the prompt's own rows but the last (that one chose
-    the first new token: it is the first step's row), from the shared cached pass; None when
-    the prompt is longer than that pass takes."""
-    if n_prompt > RUN_TOKENS or n_prompt < 2:
-        return None
-    return decoder_run(text).attentions[:, :, :-1, :-1]
 
 
 def stack_rows(
@@ -149,9 +148,9 @@ def stack_rows(
 
 def triangle(w: Written, layer: int, head: int) -> tuple[np.ndarray, int]:
     """`stack_rows` for a finished generation."""
-    before = prompt_rows(w.text, w.n_prompt)
+    before = None if w.prompt_rows is None else w.prompt_rows[layer, head]
     new = [w.rows[layer, head, k, : w.n_prompt + k] for k in range(w.n_new)]
-    return stack_rows(None if before is None else before[layer, head], new, w.n_prompt)
+    return stack_rows(before, new, w.n_prompt)
 
 
 def default_token(w: Written) -> int:
@@ -201,7 +200,8 @@ def warm_default() -> Written:
     done = finished().get(s)
     if done is None:
         text, n_prompt = read_prompt(s)
-        steps = list(smollm().generate_steps(text, s.max_new_tokens, s.temperature, s.seed))
+        args = (text, s.max_new_tokens, s.temperature, s.seed, RUN_TOKENS)
+        steps = list(smollm().generate_steps(*args))
         done = collect(s, text, n_prompt, steps)
         finished().put(done)
     return done

@@ -31,6 +31,16 @@ def test_the_child_writes_what_the_model_writes(worker):
     assert worker.pid is not None and worker.pid > 0
 
 
+def test_the_first_step_brings_the_prompts_rows_from_the_child(worker):
+    """The page needs no pass of its own over the prompt: the child's comes back with the
+    first token, the numbers of the server's own pass."""
+    text = "The capital of France is"
+    steps = list(worker.generate_steps(text, 3, keep_prompt_rows=96))
+    want = load_smollm().run(text).attentions[:, :, :-1, :-1]
+    np.testing.assert_allclose(steps[0].prompt_rows, want, atol=1e-5)  # two processes' BLAS
+    assert all(s.prompt_rows is None for s in steps[1:])
+
+
 def test_a_learner_who_leaves_cancels_and_the_next_request_is_answered(worker):
     stream = worker.generate_steps("Once upon a time", 40)
     first = next(stream)

@@ -14,7 +14,7 @@ from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 
 from attn_ui import formats
 from attn_ui.compute import generate as gen
-from attn_ui.compute.decoder import GENERATION_SLOTS, generation_queue, smollm
+from attn_ui.compute.decoder import GENERATION_SLOTS, decoder_run, generation_queue, smollm
 from attn_ui.settings import DEFAULT_NEW_TOKENS, DEFAULT_PROMPT
 from tests.support.apptest import heatmap, load, rerun
 
@@ -236,16 +236,15 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
         import streamlit as st
 
         from attn_ui import generate_view as view
-        from attn_ui.compute import generate as gen
-        from attn_ui.compute.decoder import smollm
+        from attn_ui.compute.decoder import decoder_run, smollm
 
         model = smollm()
         text = "The cat sat"
         g = model.generate(text, 3)
-        n = len(g.prompt_ids)
         tokens = [model.token_text(i) for i in g.prompt_ids]
         places = st.empty(), st.empty(), st.empty()
-        view.live(places, text, tokens, g.steps, 26, 6, gen.prompt_rows(text, n))
+        before = decoder_run(text).attentions[:, :, :-1, :-1]
+        view.live(places, text, tokens, g.steps, 26, 6, before)
 
     at = AppTest.from_function(writing, default_timeout=300).run()
     assert not at.exception, at.exception
@@ -253,7 +252,9 @@ def test_the_live_triangle_has_its_numbers_in_a_table():
     g = model.generate("The cat sat", 3)
     n = len(g.prompt_ids)
     want, first = gen.stack_rows(
-        gen.prompt_rows("The cat sat", n)[26, 6], [s.attention[26, 6] for s in g.steps], n
+        decoder_run("The cat sat").attentions[26, 6, :-1, :-1],
+        [s.attention[26, 6] for s in g.steps],
+        n,
     )
     drawn = heatmap(at, "Causal attention, layer 26, head 6 (writing)")
     np.testing.assert_array_equal(drawn["m"], want)

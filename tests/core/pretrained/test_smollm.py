@@ -158,6 +158,22 @@ def test_stream_yields_the_same_tokens_as_generate(model):
     assert streamed == list(model.generate("The sky is", 6).new_ids)
 
 
+def test_the_first_step_keeps_the_prompts_rows_of_the_same_pass(model):
+    """Asked for, the first step carries the prompt's own rows but the last: the numbers a
+    whole pass (`run`) gives, bit for bit. Not asked for, too long or one token: none."""
+    text = "Once upon a time in a small village"
+    steps = list(model.generate_steps(text, 3, keep_prompt_rows=96))
+    np.testing.assert_array_equal(steps[0].prompt_rows, model.run(text).attentions[:, :, :-1, :-1])
+    # the last prompt row is the first step's own, as before
+    np.testing.assert_array_equal(steps[0].attention, model.run(text).attentions[:, :, -1, :])
+    assert all(s.prompt_rows is None for s in steps[1:])
+    p = len(model.encode(text))
+    assert model.start(text, 2, keep_prompt_rows=p - 1).last.prompt_rows is None
+    assert model.start(text, 2, keep_prompt_rows=p).last.prompt_rows is not None
+    assert model.start(text, 2).last.prompt_rows is None
+    assert model.start("Hi", 2, keep_prompt_rows=96).last.prompt_rows is None  # one token
+
+
 def test_kv_cache_bytes_for_this_model(model):
     # 2 (K, V) x 30 layers x 3 heads x 64 dims x 4 bytes = 46,080 bytes a token
     assert model.kv_cache_bytes(1) == 46_080
