@@ -11,7 +11,8 @@
   under its live output (Generate); the figure column's "Live figure" h2 (`frame.beside`)
   is read by screen readers and not shown; a menu title longer than the menu's width wraps onto a
   second line instead of being cut (the menu showed "Cost: time and memory against T"
-  without its end).
+  without its end); a check question written above its input (its words quote a token
+  with Markdown's characters: `attn_ui/path/checks.py`) at a widget label's size.
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
@@ -43,6 +44,7 @@ CSS = f"""
   clip: rect(0 0 0 0); white-space: nowrap; border: 0;
 }}
 [data-testid="stCaptionContainer"] {{ color: #5c5f6b; opacity: 1; }}
+[class*="st-key-check_label_"] p {{ font-size: 0.875rem; margin-bottom: 0.4rem; }}
 h2:is(#the-formula, #the-idea) {{ font-size: 1.25rem; padding-top: 0.5rem; }}
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {{
   white-space: normal; overflow: visible; text-overflow: clip; line-height: 1.35;

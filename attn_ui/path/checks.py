@@ -9,6 +9,7 @@ drawn at the top of that run already shows the mark.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import streamlit as st
@@ -74,7 +75,16 @@ def _check(page: str, qs: tuple[questions.Question, ...], whole_page: bool) -> N
         progress.mark(page)
 
 
-def _widget(q: questions.Question, label: str, key: str) -> None:
+def _widget(q: questions.Question, label: str, shown: str, key: str) -> None:
+    """`q`'s input, named `label` for screen readers (the words as they are: an aria-label
+    is not Markdown) and showing `shown` (the same words made safe for Markdown). A token
+    with Markdown's characters (`_`, `*`, `[CLS]`) needs the two apart: its label is then
+    written above the input, and the input's own label is kept for screen readers only."""
+    seen: dict = {}
+    if shown != label:  # the number's dot escaped too: "1. " would start a list
+        with st.container(key=f"check_label_{key}"):  # a widget label's size (page_style)
+            st.markdown(re.sub(r"^(\d+)\. ", r"\1\\. ", shown))
+        seen = {"label_visibility": "collapsed"}
     if q.kind == "choice":
         st.selectbox(
             label,
@@ -83,6 +93,7 @@ def _widget(q: questions.Question, label: str, key: str) -> None:
             index=None,
             placeholder="Choose one",
             key=key,
+            **seen,
         )
     elif q.kind == "cells":
         st.multiselect(
@@ -91,11 +102,12 @@ def _widget(q: questions.Question, label: str, key: str) -> None:
             format_func=q.options.__getitem__,
             placeholder="Choose keys",
             key=key,
+            **seen,
         )
     elif q.kind == "count":
-        st.number_input(label, min_value=0, value=None, step=1, key=key)
+        st.number_input(label, min_value=0, value=None, step=1, key=key, **seen)
     else:
-        st.number_input(label, value=None, step=0.01, format="%.3f", key=key)
+        st.number_input(label, value=None, step=0.01, format="%.3f", key=key, **seen)
 
 
 def _feedback(v: questions.Verdict, given, q: questions.Question, text: dict[str, str]) -> None:
@@ -162,8 +174,8 @@ def show(
     results = st.session_state.get(_results(page), {})
     with st.form(key=f"chk_{page}", enter_to_submit=False):
         for n, q in enumerate(qs, 1):
-            label = questions.wording(_quoted(q), text)
-            _widget(q, f"{n}. {label}", _key(page, q))
+            label, shown = (f"{n}. {questions.wording(w, text)}" for w in (q, _quoted(q)))
+            _widget(q, label, shown, _key(page, q))
             if q.ident in results:
                 _feedback(*results[q.ident], q, text)
         st.form_submit_button(

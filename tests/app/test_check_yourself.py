@@ -2,6 +2,7 @@
 answer that a misconception gives is explained by its name; the pipeline box sits on top."""
 
 import pytest
+from streamlit.proto.LabelVisibility_pb2 import LabelVisibility
 
 from attn_ui.compute import lesson_run
 from attn_ui.frame import lesson, pipeline
@@ -132,3 +133,27 @@ def test_the_masking_page_without_a_mask_says_why_it_asks_nothing():
     at = load(STEPS["masking"].path, query={"mask": "none"})
     assert lesson("checks")["no mask"].split("\n")[0] in [i.value.split("\n")[0] for i in at.info]
     assert not [b for b in at.button if b.label == "Check"]
+
+
+def test_a_token_with_markdowns_characters_reaches_screen_readers_as_typed():
+    """A query token `_` (Markdown's emphasis) in a question: the input's own label, which is
+    its aria-label, holds the words as they are (no backslash for a screen reader to read
+    out), hidden; the words shown above it are made safe for Markdown. A question with
+    plain words keeps its ordinary label."""
+    sentence = "the *cat* sat [on] _mat_"
+    at = load("pages/03_Scores.py", query={"sentence": sentence, "weights": "random"})
+    qs = questions("scores", sentence=sentence, weights="random")
+    inputs = [at.number_input(key=widget_key("scores", q)) for q in qs if q.kind == "number"]
+    inputs += [at.selectbox(key=widget_key("scores", q)) for q in qs if q.kind == "choice"]
+    odd = [w for w in inputs if "“8 _”" in w.label]
+    assert odd, [w.label for w in inputs]  # the question does quote the `_` token
+    for w in odd:
+        assert "\\" not in w.label
+        assert w.proto.label_visibility.value == LabelVisibility.COLLAPSED
+    shown = [m.value for m in at.markdown if "“8 \\_”" in m.value]
+    assert len(shown) == len(odd) and all(s[0].isdigit() and s[1:3] == "\\." for s in shown)
+
+    plain = load("pages/03_Scores.py", query={"weights": "random"})
+    qs = questions("scores", weights="random")
+    ws = [plain.number_input(key=widget_key("scores", q)) for q in qs if q.kind == "number"]
+    assert ws and all(w.proto.label_visibility.value == LabelVisibility.VISIBLE for w in ws)
