@@ -32,7 +32,8 @@ def softmax(x, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     Float32 stays float32; everything else is float64.
     """
     tau = positive_number(temperature, "temperature")
-    x = _as_scores(x) if tau == 1 else _as_scores(x) / tau  # (..., T); x / 1 would be a copy
+    with np.errstate(over="ignore", invalid="ignore"):  # inf or NaN there: the check
+        x = _as_scores(x) if tau == 1 else _as_scores(x) / tau  # below says so in words
     m = x.max(axis, keepdims=True)  # (..., 1): the largest score of each row
     _check_rows(m)
     if x.dtype == np.float32:  # the pretrained model's precision: see attn_core.fast
