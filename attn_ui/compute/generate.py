@@ -8,7 +8,7 @@ own rows when it has at most RUN_TOKENS tokens (10 MB at most). Those come with 
 step, from the writing process's own pass over the prompt: a pass of the server's for them
 (``decoder_run``) cost about 0.1 s of the server's core per generation, and the server then
 held the whole model too (bench/bench_load.py --generators 10: the other learners' p95 went
-from 240 to 76 ms, the server's memory from 985 to 379 MiB).
+from 240 to 87 and 100 ms, the server's memory from 985 to 387 MiB; docs/class.md).
 """
 
 from __future__ import annotations
