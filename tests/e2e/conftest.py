@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
@@ -89,11 +90,12 @@ def tab(_tabs):
             if touch not in contexts:
                 contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
             ctx = contexts[touch]
-        pg = ctx.pages[0] if ctx.pages else ctx.new_page()
-        ctx.clear_cookies()
-        if pg.url.startswith("http"):  # the last test's site: its storage goes with it
-            pg.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        pg.goto("about:blank")  # the last test's session ends here
+        try:
+            pg = _wiped(ctx)
+        except PlaywrightError:  # the last test left its tab crashed or stuck: a new browser
+            ctx.close()
+            ctx = contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
+            pg = ctx.new_page()
         pg.set_viewport_size(size)
         said = ERRORS.setdefault(pg, [])
         said.clear()
@@ -118,6 +120,16 @@ def tab(_tabs):
                 other.close()
     for ctx in own:
         ctx.close()
+
+
+def _wiped(ctx):
+    """`ctx`'s tab with no cookies, no storage and no session."""
+    pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+    ctx.clear_cookies()
+    if pg.url.startswith("http"):  # the last test's site: its storage goes with it
+        pg.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    pg.goto("about:blank")  # the last test's session ends here
+    return pg
 
 
 @pytest.fixture
