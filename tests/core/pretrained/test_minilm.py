@@ -220,3 +220,19 @@ def test_attn_core_never_imports_torch():
     assert done.stdout.strip() == "[]"
     sources = "\n".join(p.read_text() for p in (ROOT / "attn_core").rglob("*.py"))
     assert "import torch" not in sources and "from torch" not in sources
+
+
+def test_what_the_tokenizer_does_with_spanish_and_chinese(model):
+    """The facts docs/glossary.md gives translators: MiniLM is uncased (accents dropped,
+    Spanish split into WordPiece pieces) and knows 244 CJK characters, so much Chinese text
+    reads as [UNK] and a lesson's Chinese sentence must use the characters it has."""
+
+    def words(sentence: str) -> tuple[str, ...]:  # the tokens without [CLS] and [SEP]
+        return model.tokenize(sentence)[0][1:-1]
+
+    assert words("sentó niña alfombra") == ("sent", "##o", "nina", "alf", "##om", "##bra")
+    vocab = model.tokenizer.get_vocab()
+    assert sum(len(t) == 1 and "\u4e00" <= t <= "\u9fff" for t in vocab) == 244
+    cat = words("猫坐在垫子上，因为猫累了。")
+    assert (len(cat), cat.count("[UNK]")) == (13, 9)
+    assert "[UNK]" not in words("天上有明月，山下有小花。")
