@@ -111,9 +111,14 @@ def page_title(name: str) -> str:
 
 
 def misconception_words(name: str) -> str:
-    """A misconception's name as the lessons say it ("forgot_sqrt" -> "Forgetting √d_k")."""
-    words = lesson("checks").get(name, "")
-    found = _BOLD.match(words)
+    """A misconception's name as the lessons say it ("forgot_sqrt" -> "Forgetting √d_k").
+    Where the lessons' heading states the right idea instead ("A is not Q"), the teacher's
+    page names the wrong one ("Taking A for Q", lessons/teach.md): under "Misconception", a
+    correction read as what the learners believe."""
+    belief = lesson("teach").get(f"Misconception: {name}")
+    if belief:
+        return belief
+    found = _BOLD.match(lesson("checks").get(name, ""))
     return found.group(1) if found else name.replace("_", " ")
 
 

@@ -223,3 +223,32 @@ def test_a_nickname_in_markdown_stays_the_text_typed_on_the_dashboard():
     )
     names = {r.nickname for r in membership.store().answers(code, key)}
     assert names == {"[me](http://x)", "1. first", "<b>bold</b>"}
+
+
+NAME = "Misconception: "  # lessons/teach.md's sections that name one for the dashboard
+# The checks' headings that state the right idea: under "Misconception" they read as what
+# the learners believe, so the dashboard names the wrong idea instead (lessons/teach.md).
+CORRECTIONS = {
+    "shape_of_x": "A is not X",
+    "shape_of_q": "A is not Q",
+    "shape_of_z": "A is not Z",
+    "output_is_weights": "The output is not A",
+    "scores_not_weights": "Scores are not weights",
+    "projection_keeps_width": "The projection changes the width",
+    "weights_not_projection": "The weights are not the projection",
+    "weights_grow_with_sentence": "Weights do not depend on the sentence",
+    "words_not_tokens": "Words are not tokens",
+}
+
+
+def test_the_dashboard_names_each_misconception_by_the_wrong_idea():
+    from attn_ui.teacher import misconception_words
+
+    checks = lesson("checks")
+    for key, heading in CORRECTIONS.items():
+        assert checks[key].startswith(f"**{heading}.**"), key  # the lessons' own heading
+        assert misconception_words(key) not in ("", heading, key), key
+    assert misconception_words("shape_of_q") == "Taking A for Q"
+    assert misconception_words("forgot_sqrt") == "Forgetting √d_k"  # a heading that is one
+    named = {k.removeprefix(NAME) for k in lesson("teach") if k.startswith(NAME)}
+    assert named == set(CORRECTIONS)  # and no name for a misconception the checks lack
