@@ -36,9 +36,9 @@ def app_url():
 
 
 # The order files are handed out in (`--dist loadfile`: a worker takes the next file when it
-# is free): the longest first, then the other browser and fault files (10 to 40 s each), then
-# the rest (under 15 s each, most under 5), which share out the end evenly. With the browser
-# files last, one worker started a 26 s file when the other had 1 s left, and idled.
+# is free): the longest first, then the other browser and fault files (6 to 45 s each under
+# the suite), then the rest (most under 5 s, the longest about 25 s), which share out the end.
+# With the browser files last, one worker started a 26 s file when the other had 1 s left.
 LONGEST = ("tests/e2e/test_accessibility.py", "tests/faults/test_failover.py")
 LONG = ("tests/e2e/", "tests/faults/")
 MAX_WORKERS = 4  # each worker starts its own app server and browser: about 1.5 GB

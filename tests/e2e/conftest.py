@@ -42,7 +42,6 @@ PAGE_STATE = """() => {
         secondsSinceLoad: Math.round(performance.now() / 1000),
     };
 }"""
-DESKTOP = {"width": 1400, "height": 1000}
 ERRORS = {}  # page -> the console's errors and uncaught exceptions, for the failure report
 
 
