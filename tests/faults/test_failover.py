@@ -298,9 +298,13 @@ def test_ctrl_c_and_sigterm_stop_the_replicas_and_haproxy(tmp_path):
     """`make class` in a terminal: Ctrl+C (SIGINT) or a `kill` (SIGTERM) of the launcher
     stops every process it started: the replica, PostgreSQL and HAProxy (two launchers at
     once, one signal each)."""
-    started = {sig: _start(tmp_path / sig.name) for sig in (signal.SIGINT, signal.SIGTERM)}
-    # (each with a data folder of its own: data/postgres is one launcher's)
-    launchers = {sig: (launcher, _pids(launcher)) for sig, launcher in started.items()}
+    # One started after the other has bound its ports: started together, a launcher's
+    # HAProxy once found its free port taken by the other's servers. Each has a data folder
+    # of its own (data/postgres is one launcher's).
+    launchers = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        launcher = _start(tmp_path / sig.name)
+        launchers[sig] = (launcher, _pids(launcher))
     for sig, (launcher, pids) in launchers.items():
         assert len(pids) == 3, (sig, pids)
         assert all(_alive(p) for p in pids), sig
