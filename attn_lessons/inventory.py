@@ -33,6 +33,7 @@ class Item:
     options: tuple[str, ...]  # in the order shown
     answer: int  # the right option's index
     wrong: dict[int, str]  # a wrong option's index -> the misconception it shows
+    options_written: tuple[str, ...] = ()  # in the lesson's order (the right one first)
 
     def judge(self, given: int) -> tuple[bool, str | None]:
         """(right, the misconception a wrong answer shows)."""
@@ -47,8 +48,10 @@ def _shown_order(concept: str, options: list[str]) -> list[int]:
     )
 
 
-def parse(form: str, concept: str, text: str) -> Item:
-    """One section's question (ValueError when it is not written as the module says)."""
+def parse(form: str, concept: str, text: str, english: str | None = None) -> Item:
+    """One section's question (ValueError when it is not written as the module says). A
+    translation (`english`: the English section) shows its options in the English order, so an
+    answer's index means the same option in every language."""
     prompt: list[str] = []
     options: list[tuple[str, bool, str | None]] = []
     for line in text.splitlines():
@@ -62,6 +65,8 @@ def parse(form: str, concept: str, text: str) -> Item:
     if sum(right for _, right, _ in options) != 1 or len(options) < 3:
         raise ValueError(f"{form}: {concept}: one right option and two wrong ones at least")
     order = _shown_order(concept, [o for o, _, _ in options])
+    if english is not None:
+        order = _shown_order(concept, list(parse(form, concept, english).options_written))
     shown = [options[i] for i in order]
     return Item(
         form=form,
@@ -70,16 +75,18 @@ def parse(form: str, concept: str, text: str) -> Item:
         options=tuple(o for o, _, _ in shown),
         answer=next(i for i, (_, right, _) in enumerate(shown) if right),
         wrong={i: m for i, (_, right, m) in enumerate(shown) if not right and m},
+        options_written=tuple(o for o, _, _ in options),
     )
 
 
-def items(form: str) -> tuple[Item, ...]:
-    """The form's questions, in the lessons' order."""
+def items(form: str, lang: str | None = None) -> tuple[Item, ...]:
+    """The form's questions, in the lessons' order, in `lang` (default: the current one)."""
     if form not in FORMS:
         raise ValueError(f"a form is one of {FORMS}, not {form!r}")
+    own, english = lesson("inventory", lang), lesson("inventory", "en")
     return tuple(
-        parse(form, heading.split(": ", 1)[1], text)
-        for heading, text in lesson("inventory").items()
+        parse(form, heading.split(": ", 1)[1], text, None if own.lang == "en" else english[heading])
+        for heading, text in own.items()
         if heading.startswith(f"{form}: ")
     )
 
