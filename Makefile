@@ -11,7 +11,7 @@ PORT   ?= 8501
 CHROMIUM ?= /usr/bin/chromium
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: install model-cache run dev class test lint browser haproxy postgres node bench ref-venv clean
+.PHONY: install fonts model-cache run dev class test lint catalogs browser haproxy postgres node bench ref-venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,21 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-model.txt | $(BIN)/
 model-cache: $(STAMP)
 	$(BIN)/python -m attn_core.pretrained.smollm_files
 
-install: $(STAMP) model-cache
+install: $(STAMP) model-cache fonts
+
+# Worksheets in Chinese embed Debian's DejaVu Sans and Droid Sans Fallback (its Chinese
+# characters), and the browser tests draw Chinese with them; install them when root, else say
+# how (the app runs without them: a Chinese PDF then says which font is missing). The tests read
+# the PDFs' text with pdftotext (poppler-utils), as a teacher's tools would.
+FONTS = /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
+fonts:
+	@if ! ls $(FONTS) /usr/bin/pdftotext >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core fonts-droid-fallback poppler-utils; \
+	  else \
+	    echo "Chinese worksheets need fonts: run 'sudo apt-get install -y fonts-dejavu-core fonts-droid-fallback poppler-utils'."; \
+	  fi; \
+	fi
 
 run: install
 	$(BIN)/python serve.py app.py --server.port $(PORT)  # streamlit run, with TCP_NODELAY
@@ -93,6 +107,21 @@ lint: install
 test: install browser haproxy postgres node lint
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m pytest
+
+# The interface strings: Babel extracts every _() / N_() / ngettext() call into the template and
+# merges it into each language's catalogue (new strings arrive empty, for a translator to fill;
+# tests/lessons/test_catalogues.py fails until they are). The app compiles a catalogue itself.
+LOCALES = lessons/locale
+catalogs: install
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
+	  --project "Attention Lab" --copyright-holder "Attention Lab" -o $(LOCALES)/messages.pot .
+	for lang in es zh; do \
+	  if [ -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po ]; then \
+	    $(BIN)/pybabel update --no-fuzzy-matching -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
+	  else \
+	    $(BIN)/pybabel init -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$lang; \
+	  fi; \
+	done
 
 # Reference libraries (torch, transformers): only for bench/ and tests/fixtures/make_*.py.
 ref-venv:

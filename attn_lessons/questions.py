@@ -28,6 +28,7 @@ from attn_core import Trace
 from attn_core.labs.masking import mask_after_softmax
 from attn_core.multihead import MultiHeadTrace
 from attn_core.softmax import softmax
+from attn_lessons.i18n import _
 from attn_lessons.text import fill
 
 STEP_PAGES = (
@@ -111,7 +112,10 @@ def explanation(q: Question, verdict: Verdict, text: dict[str, str], given=None)
     if verdict.correct:
         if not q.ties:
             return text["Right"]
-        tied = " and ".join(f"“{q.options[i]}”" for i in sorted(q.right))
+        quoted = [f"“{q.options[i]}”" for i in sorted(q.right)]
+        tied = quoted[0]
+        for option in quoted[1:]:  # “a” and “b” and “c”
+            tied = _("{first} and {second}").format(first=tied, second=option)
         return _filled(text["Right, tied"], {**q.fills, "tied": tied})
     if not verdict.answered:
         return text["Not answered"]
@@ -138,7 +142,7 @@ def _written(q: Question, given) -> str:
     if q.kind in ("choice",):
         return q.options[int(given)]
     if q.kind == "cells":
-        return ", ".join(q.options[int(i)] for i in sorted(given)) or "none"
+        return ", ".join(q.options[int(i)] for i in sorted(given)) or _("none")
     if q.kind == "count" or float(given).is_integer():
         return f"{float(given):g}"
     return f"{float(given):.3f}"
@@ -158,7 +162,7 @@ def _number(key: str, value: float, wrong: dict[str, float], **fills) -> Questio
     tol = tolerance(value)
     kept: list[tuple[str, float]] = []
     for name, v in wrong.items():
-        others = [value, *(a for _, a in kept)]
+        others = [value, *(a for _name, a in kept)]
         if np.isfinite(v) and all(abs(v - o) > 2 * max(tol, tolerance(v)) for o in others):
             kept.append((name, float(v)))
     return Question(key, "number", float(value), tolerance=tol, wrong=tuple(kept), fills=fills)
@@ -222,7 +226,16 @@ def shape(rows, cols, columns: bool) -> str:
 
 
 def _layout(columns: bool) -> dict[str, str]:
-    return {"row": "column", "col": "row"} if columns else {"row": "row", "col": "column"}
+    """The words for the blanks {row} and {col}: by hand (columns), a query's numbers are a
+    column. In the page's language: they are read inside the lesson's sentences."""
+    if columns:
+        return {"row": _("column"), "col": _("row")}
+    return {"row": _("row"), "col": _("column")}
+
+
+def _axes(columns: bool) -> str:
+    """The blank {axis} of "How many {axis} does X have": X's tokens are its columns by hand."""
+    return _("columns") if columns else _("rows")
 
 
 def pick_query(weights: np.ndarray, tokens, decimals: int = 2) -> int:
@@ -328,7 +341,7 @@ def build(
     return tuple(replace(q, fills=_layout(columns) | q.fills) for q in asked)
 
 
-def _overview(tokens, t, x, columns, **_) -> tuple[Question, ...]:
+def _overview(tokens, t, x, columns, **_rest) -> tuple[Question, ...]:
     n, lay = len(tokens), _layout(columns)
     a_shape = _choice(
         "overview_shape",
@@ -356,7 +369,7 @@ def _most_attended(tokens, t, lay, key: str = "most_attended") -> Question:
     return _top_key(key, tokens, w[i], shown, wrong, query=_query(tokens, i), **lay)
 
 
-def _tokens(tokens, x, columns, sentence, **_) -> tuple[Question, ...]:
+def _tokens(tokens, x, columns, sentence, **_rest) -> tuple[Question, ...]:
     n, d_model = x.shape
     lay = _layout(columns)
     words = len(sentence.split())
@@ -365,7 +378,7 @@ def _tokens(tokens, x, columns, sentence, **_) -> tuple[Question, ...]:
         "token_count",
         n,
         {"words_not_tokens": words, "rows_vs_columns": d_model},
-        axis=lay["row"] + "s",
+        axis=_axes(columns),
         words=str(words),
         **sizes,
     )
@@ -373,7 +386,7 @@ def _tokens(tokens, x, columns, sentence, **_) -> tuple[Question, ...]:
     return count, width
 
 
-def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
+def _projection(tokens, t, x, columns, **_rest) -> tuple[Question, ...]:
     n, d_model = x.shape
     sizes = {"tokens": str(n), "d_model": str(d_model), "d_k": str(t.d_k)}
     q_shape = _choice(
@@ -403,7 +416,7 @@ def _projection(tokens, t, x, columns, **_) -> tuple[Question, ...]:
     return q_shape, w_shape
 
 
-def _scores(tokens, t, columns, **_) -> tuple[Question, ...]:
+def _scores(tokens, t, columns, **_rest) -> tuple[Question, ...]:
     lay = _layout(columns)
     shown = shown_decimals("scores", len(tokens))
     i = pick_query(t.scores, tokens, shown)
@@ -430,11 +443,13 @@ def _cell(tokens, i: int, j: int, columns: bool) -> dict[str, str]:
     """Where cell (query i, key j) sits, in the layout's words."""
     q, k = _query(tokens, i), _query(tokens, j)
     if columns:
-        return {"cell": f"column {i} (query “{q}”), row {j} (key “{k}”)"}
-    return {"cell": f"row {i} (query “{q}”), column {j} (key “{k}”)"}
+        cell = _("column {i} (query “{query}”), row {j} (key “{key}”)")
+    else:
+        cell = _("row {i} (query “{query}”), column {j} (key “{key}”)")
+    return {"cell": cell.format(i=i, j=j, query=q, key=k)}
 
 
-def _scaling(tokens, t, columns, **_) -> tuple[Question, ...]:
+def _scaling(tokens, t, columns, **_rest) -> tuple[Question, ...]:
     i = pick_query(t.scaled, tokens)
     j = pick_pair(t.scaled, i)
     root = 1.0 / t.scale  # the divisor, √d_k
@@ -454,7 +469,7 @@ def _scaling(tokens, t, columns, **_) -> tuple[Question, ...]:
     return cell, divisor
 
 
-def _softmax(tokens, t, columns, **_) -> tuple[Question, ...]:
+def _softmax(tokens, t, columns, **_rest) -> tuple[Question, ...]:
     lay = _layout(columns)
     w = t.weights
     i = pick_query(w, tokens)
@@ -487,7 +502,7 @@ def _softmax(tokens, t, columns, **_) -> tuple[Question, ...]:
     return total, weight
 
 
-def _weighted_sum(tokens, t, columns, **_) -> tuple[Question, ...]:
+def _weighted_sum(tokens, t, columns, **_rest) -> tuple[Question, ...]:
     n, lay = len(tokens), _layout(columns)
     z_shape = _choice(
         "z_shape",
@@ -514,7 +529,7 @@ def _weighted_sum(tokens, t, columns, **_) -> tuple[Question, ...]:
     return z_shape, entry
 
 
-def _masking(tokens, t, unmasked, columns, **_) -> tuple[Question, ...] | NoQuestions:
+def _masking(tokens, t, unmasked, columns, **_rest) -> tuple[Question, ...] | NoQuestions:
     if t.mask is None or bool(np.all(t.mask)):
         return NoQuestions("no mask")
     lay = _layout(columns)
@@ -561,7 +576,7 @@ def _removed(allowed_row: np.ndarray) -> frozenset[int]:
     return frozenset(int(j) for j in np.flatnonzero(~np.asarray(allowed_row, dtype=bool)))
 
 
-def _multihead(tokens, multi, columns, **_) -> tuple[Question, ...]:
+def _multihead(tokens, multi, columns, **_rest) -> tuple[Question, ...]:
     n, h = len(tokens), multi.n_heads
     d_v = multi.heads[0].d_v
     concat = _choice(

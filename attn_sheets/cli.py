@@ -8,6 +8,7 @@ from pathlib import Path
 
 from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS
 from attn_core.errors import AttentionInputError
+from attn_lessons.i18n import DEFAULT, LANGS, using
 from attn_sheets.bundle import class_files, zip_files
 from attn_sheets.pdf import PAPERS
 
@@ -27,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     for size in ("tokens", "features", "d-k"):
         p.add_argument(f"--{size}", type=int, default=None)
     p.add_argument("--zip", action="store_true", help="also write class_set.zip")
+    p.add_argument(
+        "--lang", choices=LANGS, default=DEFAULT, help="the sheets' language (default en)"
+    )
     return p
 
 
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     seeds = range(args.seed, args.seed + args.count)
     try:
-        files = class_files(seeds, paper=args.paper, **settings)
+        with using(args.lang):
+            files = class_files(seeds, paper=args.paper, **settings)
         if args.zip:
             files["class_set.zip"] = zip_files(files)
     except AttentionInputError as exc:

@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
 from attn_core.by_hand.exercises import Exercise
+from attn_lessons.i18n import _
 from attn_sheets.sheet import Grid, describe, rules, sections
 
 _THIN = Side(style="thin", color="808080")
@@ -37,7 +38,7 @@ def _write_grid(ws, g: Grid, row: int, filled: bool) -> int:
     for col0, kind in blocks:
         ws.cell(row + 1, col0 - 1, g.corner or None)
         if kind == "decimal":
-            ws.cell(row, col0, "decimal").font = Font(italic=True)
+            ws.cell(row, col0, _("decimal")).font = Font(italic=True)
         for j, label in enumerate(g.cols):
             ws.cell(row + 1, col0 + j, label).font = Font(bold=True, color="606060")
         for i, label in enumerate(g.rows):
@@ -63,13 +64,14 @@ def workbook_xlsx(ex: Exercise, *, key: bool = False) -> bytes:
     """
     wb = Workbook()
     ws = wb.active
-    ws.title = "Givens"
-    ws.append(["Attention by hand" + (" - ANSWER KEY" if key else ""), describe(ex)])
+    ws.title = _("Givens")
+    title = _("Attention by hand - ANSWER KEY") if key else _("Attention by hand")
+    ws.append([title, describe(ex)])
     ws["A1"].font = Font(bold=True, size=13)
     for line in rules(ex):
         ws.append([None, line])
-    free = {"Givens": ws.max_row + 2}
-    for _, grids in sections(ex):
+    free = {ws.title: ws.max_row + 2}
+    for _heading, grids in sections(ex):
         for g in grids:
             if g.step not in free:
                 wb.create_sheet(g.step)

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from attn_ui import frame, registry, state
+from attn_lessons import i18n
+from attn_lessons.i18n import N_, _
+from attn_ui import frame, lang, registry, state
 from attn_ui.compute.model import minilm
 from attn_ui.settings import (
     D_KS,
@@ -23,9 +25,15 @@ from attn_ui.settings import (
     WEIGHT_SOURCES,
     LessonSettings,
     clean_sentence,
+    lesson_defaults,
     lesson_link,
 )
 
+# A real head whose story lessons/weights.md tells: (layer, head) -> its section
+KNOWN_HEADS = {
+    (LessonSettings.layer, LessonSettings.head): "The default real head",
+    (0, 2): "The previous-token head",
+}
 SENTENCE_CUT = "lesson_sentence_cut"  # session key: the length of the last paste that was cut
 
 
@@ -45,7 +53,7 @@ def current(defaults: dict | None = None) -> LessonSettings:
     defaults : a page's own starting values for settings the learner has not chosen (the
     masking page starts from the causal mask); they are not stored, so other pages keep theirs.
     """
-    return LessonSettings(**state.values(LESSON, defaults))
+    return LessonSettings(**state.values(LESSON, _with_language(defaults)))
 
 
 def update(**values) -> None:
@@ -57,7 +65,7 @@ def update(**values) -> None:
 def open_in_lessons(**values) -> None:
     """Set the shared settings from code and go to the overview, which shows them."""
     update(**values)
-    st.switch_page(registry.page("overview").path)
+    st.switch_page(registry.page("overview").path, query_params=lang.link_params())
 
 
 def _cut_sentence(text: str) -> str:
@@ -77,12 +85,15 @@ def _cut(text: str, limit: int, cut_key: str) -> str:
 def cut_notice(cut_key: str, limit: int, reads: str) -> None:
     """The notice under a one-line box whose last paste was cut (see `_cut`).
 
-    reads: what the page reads of the text, e.g. "The lessons read at most 64 tokens"."""
+    reads: what the page reads of the text, e.g. "The lessons read at most 64 tokens"
+    (translated by the caller)."""
     cut = st.session_state.get(cut_key)
     if cut:
         st.warning(
-            f"Your text had {cut} characters: the box keeps the first {limit}. "
-            f"{reads}; shorten it to choose what stays."
+            _(
+                "Your text had {cut} characters: the box keeps the first {limit}. "
+                "{reads}; shorten it to choose what stays."
+            ).format(cut=cut, limit=limit, reads=reads)
         )
 
 
@@ -132,6 +143,7 @@ def _control(
     if options is not None:
         args = (options, *args)
     tidy = _cut_sentence if name == "sentence" else None
+    defaults = _with_language(defaults)
     bound = state.bind(LESSON, name, options=options, defaults=defaults, tidy=tidy)
     value = widget(label, *args, **bound, **kwargs)
     if name == "sentence":  # a value no callback saw (a reconnect's)
@@ -139,23 +151,30 @@ def _control(
     return state.keep(LESSON, name, value, defaults)
 
 
-SENTENCE_HELP = (
+_SENTENCE_HELP = N_(
     "Press Enter to apply. Up to 64 tokens; each token becomes one row of X. "
-    f"A longer paste is cut to {MAX_SENTENCE_CHARS} characters."
+    "A longer paste is cut to {chars} characters."
 )
+SENTENCE_HELP = _SENTENCE_HELP.format(chars=MAX_SENTENCE_CHARS)  # in English
 
 
-def sentence_input(help: str = SENTENCE_HELP) -> None:
+def sentence_help() -> str:
+    """The sentence box's tooltip, in the page's language."""
+    return _(_SENTENCE_HELP).format(chars=MAX_SENTENCE_CHARS)
+
+
+def sentence_input(help: str | None = None) -> None:
     """One line that applies on Enter (a phone's Go): a text area took Enter as a new line.
 
     No `max_chars`: the browser would drop a longer paste without a word. It is cut here,
-    and the notice says so."""
-    _control(st.text_input, "Your sentence", "sentence", help=help)
-    cut_notice(SENTENCE_CUT, MAX_SENTENCE_CHARS, "The lessons read at most 64 tokens")
+    and the notice says so. help: the tooltip, translated (None: `sentence_help`)."""
+    help = sentence_help() if help is None else help
+    _control(st.text_input, _("Your sentence"), "sentence", help=help)
+    cut_notice(SENTENCE_CUT, MAX_SENTENCE_CHARS, _("The lessons read at most 64 tokens"))
 
 
 def sentence_box(
-    help: str = SENTENCE_HELP, *, note: bool = False, defaults: dict | None = None
+    help: str | None = None, *, note: bool = False, defaults: dict | None = None
 ) -> LessonSettings:
     """The sentence box where it is drawn, then the settings, mirrored in the URL.
 
@@ -204,37 +223,44 @@ def sidebar(
     s = current(defaults)
     if s.weights != "pretrained":
         with at("d_model"):
-            _control(st.select_slider, "d_model (features per token)", "d_model", D_MODELS, **page)
+            label = _("d_model (features per token)")
+            _control(st.select_slider, label, "d_model", D_MODELS, **page)
     if s.weights == "random":
         with at("d_k"):
-            _control(st.select_slider, "d_k (query/key size)", "d_k", D_KS, **page)
+            _control(st.select_slider, _("d_k (query/key size)"), "d_k", D_KS, **page)
             d_k_note(current(defaults))
         with at("seed"):
-            _control(st.number_input, "seed", "seed", 0, 10_000, step=1, **page)
+            _control(st.number_input, _("seed"), "seed", 0, 10_000, step=1, **page)
     if s.weights == "pretrained":
         n_layers, n_heads = minilm_sizes()
         with at("layer"):
-            _control(st.slider, "layer", "layer", 0, n_layers - 1, **page)
+            _control(st.slider, _("layer"), "layer", 0, n_layers - 1, **page)
         with at("head"):
-            _control(st.slider, "head", "head", 0, n_heads - 1, **page)
+            _control(st.slider, _("head"), "head", 0, n_heads - 1, **page)
     if heads and s.weights != "pretrained":  # a real head is one head of MiniLM's
         with at("n_heads"):
-            _control(st.slider, "heads", "n_heads", 1, 8, **page)
+            _control(st.slider, _("heads"), "n_heads", 1, 8, **page)
     if mask:
         with at("mask"):
             _control(
-                st.selectbox, "Mask", "mask", options=list(MASKS), format_func=MASKS.get, **page
+                st.selectbox,
+                _("Mask"),
+                "mask",
+                options=list(MASKS),
+                format_func=lambda v: _(MASKS[v]),
+                **page,
             )
             s = current(defaults)
             if s.mask == "padding":
-                _control(st.slider, "padding tokens at the end", "n_pad", 0, 8, **page)
+                _control(st.slider, _("padding tokens at the end"), "n_pad", 0, 8, **page)
             if s.mask == "window":
-                _control(st.slider, "window: neighbours on each side", "window", 0, 8, **page)
+                label = _("window: neighbours on each side")
+                _control(st.slider, label, "window", 0, 8, **page)
     with at("temperature"):
-        _control(st.slider, "temperature", "temperature", 0.1, 5.0, step=0.1, **page)
+        _control(st.slider, _("temperature"), "temperature", 0.1, 5.0, step=0.1, **page)
     with st.sidebar:
-        _control(st.toggle, "numbers on cells", "show_numbers", **page)
-        _control(st.toggle, "by-hand layout (tokens as columns)", "columns", **page)
+        _control(st.toggle, _("numbers on cells"), "show_numbers", **page)
+        _control(st.toggle, _("by-hand layout (tokens as columns)"), "columns", **page)
     if sentence and note:
         weights_note(current(defaults))
     return settings(defaults)
@@ -244,10 +270,10 @@ def weights_choice(defaults: dict | None = None, *, horizontal: bool = True) -> 
     """The weight source (a real head, seeded random, similarity), as one shared control."""
     return _control(
         st.radio,
-        "Weights W_Q, W_K, W_V",
+        _("Weights W_Q, W_K, W_V"),
         "weights",
         options=list(WEIGHT_SOURCES),
-        format_func=WEIGHT_SOURCES.get,
+        format_func=lambda v: _(WEIGHT_SOURCES[v]),
         horizontal=horizontal,
         defaults=defaults,
     )
@@ -269,19 +295,23 @@ def weights_note(s: LessonSettings) -> None:
     is the line; the rest folds under it, so the figure stays near the top on a phone."""
     text = frame.lesson("weights")
     if s.weights == "pretrained":
-        known = (s.layer, s.head) == (LessonSettings.layer, LessonSettings.head)
-        note = text["The default real head" if known else "A real head"]
+        note = text[KNOWN_HEADS.get((s.layer, s.head), "A real head")]
         note = frame.fill(note, layer=str(s.layer), head=str(s.head))
     else:
         note = text["Random weights" if s.weights == "random" else "Similarity weights"]
-    line, _, more = note.partition("\n\n")
+    line, _sep, more = note.partition("\n\n")
     st.caption(line)
     if more:
-        with st.expander("More on these weights"):
+        with st.expander(_("More on these weights")):
             st.caption(more)
 
 
 def settings(defaults: dict | None = None) -> LessonSettings:
     """The learner's settings, mirrored in the URL (`state.to_url`): a shareable link, and
     what a reconnect after a server restart reads back."""
-    return LessonSettings(**state.to_url(LESSON, defaults))
+    return LessonSettings(**state.to_url(LESSON, _with_language(defaults)))
+
+
+def _with_language(defaults: dict | None) -> dict:
+    """A page's own defaults over its language's (a Chinese page opens on a Chinese sentence)."""
+    return {**lesson_defaults(i18n.current()), **(defaults or {})}

@@ -15,26 +15,69 @@ import streamlit as st
 
 from attn_core.labs import decoder_heads, grouped_query, rope
 from attn_core.pretrained import DecoderTrace
+from attn_lessons import i18n
+from attn_lessons.i18n import N_, _
 from attn_ui import controls, formats, frame, tables
 from attn_ui.compute import decoder
 from attn_ui.figures import canvas_grid, heatmap
 
-PROMPT_HELP = (
-    f"Your own words. SmolLM2 reads at most {decoder.RUN_TOKENS} of its tokens here; "
+PROMPT_HELP = N_(
+    "Your own words. SmolLM2 reads at most {tokens} of its tokens here; "
     "the sentence is shared with the other pages."
 )
+# a head type (attn_core's value) as the page names it
+KINDS = {
+    decoder_heads.PREVIOUS: N_("previous token"),
+    decoder_heads.FIRST: N_("first token"),
+    decoder_heads.OTHER: N_("other"),
+}
+# a gallery heatmap's title, by head type: one whole message each
+GALLERY_TITLES = {
+    decoder_heads.PREVIOUS: N_("layer {layer}, head {head}: previous token score {score}"),
+    decoder_heads.FIRST: N_("layer {layer}, head {head}: first token score {score}"),
+}
+
+
+# What SmolLM2 does with a language other than English, said on every decoder page in it
+LANGUAGE_NOTES = {
+    "es": N_(
+        "SmolLM2 was trained mostly on English: its Spanish is weak, and it often switches "
+        "to English. Every number here is still the real model's, on your words; the "
+        "starting prompt was chosen so that the model still does what the page shows."
+    ),
+    "zh": N_(
+        "SmolLM2 was trained mostly on English: its Chinese is weak, and it often switches "
+        "to English or writes characters that make no sense. Every number here is still the "
+        "real model's, on your words; the starting prompt was chosen so that the model still "
+        "does what the page shows."
+    ),
+}
+
+
+def language_note() -> None:
+    """A decoder page in Spanish or Chinese says what SmolLM2 does with the language."""
+    note = LANGUAGE_NOTES.get(i18n.current())
+    if note:
+        st.info(_(note), icon=":material/translate:")
+
+
+def kind_words(kind: str) -> str:
+    """A head type in the page's language."""
+    return _(KINDS[kind]) if kind in KINDS else kind
 
 
 def prompt_run() -> DecoderTrace:
     """The sentence box, then SmolLM2 on its words (cached); a prompt the model cannot read
     stops the page with the core's sentence."""
-    s = controls.sentence_box(help=PROMPT_HELP)
+    s = controls.sentence_box(help=_(PROMPT_HELP).format(tokens=decoder.RUN_TOKENS))
     with frame.stop_on_error():
         run = decoder.decoder_run(s.sentence)
     if run.n_tokens == 1:
         st.warning(
-            "Your sentence is a single token for SmolLM2. Its one row can only attend to "
-            "itself (weight 1). Type a few more words to see a causal triangle.",
+            _(
+                "Your sentence is a single token for SmolLM2. Its one row can only attend to "
+                "itself (weight 1). Type a few more words to see a causal triangle."
+            ),
             icon=":material/info:",
         )
     return run
@@ -97,30 +140,37 @@ def gallery(
             attentions[i, h],
             tokens,
             tokens,
-            title=f"layer {i}, head {h}: {kind} score {scores[kind][i, h]:.2f}",
+            title=_(GALLERY_TITLES[kind]).format(
+                layer=i, head=h, score=f"{scores[kind][i, h]:.2f}"
+            ),
         )
         for kind in best
         for i, h in best[kind]
     ]
     st.caption(
-        "  ·  ".join(f"{kind}: " + ", ".join(f"L{i} H{h}" for i, h in best[kind]) for kind in best)
+        "  ·  ".join(
+            f"{kind_words(kind)}: " + ", ".join(f"L{i} H{h}" for i, h in best[kind])
+            for kind in best
+        )
     )
     canvas_grid.show(
         [
             canvas_grid.small_multiples(
                 items,
-                row_labels=["previous", "first"],
+                row_labels=[_("previous"), _("first")],
                 col_labels=[f"#{k + 1}" for k in range(n)],
-                bar=heatmap.colour_bar("weights", "weight"),
+                bar=heatmap.colour_bar("weights", _("weight")),
                 name="decoder_head_types",
             )
         ],
         key="causal_gallery",
     )
     tables.numbers_of(
-        "Numbers of the gallery's heads (table, CSV download)",
+        _("Numbers of the gallery's heads (table, CSV download)"),
         {
-            f"layer {i}, head {h}": lambda i=i, h=h: tables.table(attentions[i, h], tokens, tokens)
+            _("layer {layer}, head {head}").format(layer=i, head=h): lambda i=i, h=h: tables.table(
+                attentions[i, h], tokens, tokens
+            )
             for kind in best
             for i, h in best[kind]
         },
@@ -134,15 +184,16 @@ def tokens_table(smol: Sequence[str], mini: Sequence[str]) -> pd.DataFrame:
     pad = [""] * n
     return pd.DataFrame(
         {
-            "position": range(n),
-            "SmolLM2 token": [formats.token(t) for t in smol] + pad[len(smol) :],
-            "MiniLM token": list(mini) + pad[len(mini) :],
+            _("position"): range(n),
+            _("SmolLM2 token"): [formats.token(t) for t in smol] + pad[len(smol) :],
+            _("MiniLM token"): list(mini) + pad[len(mini) :],
         }
     )
 
 
 def head_types_table(previous: np.ndarray, first: np.ndarray, labels: np.ndarray) -> pd.DataFrame:
-    """The heads given a type (not OTHER): layer, head, type and both scores, strongest first."""
+    """The heads given a type (not OTHER): layer, head, type and both scores, strongest first.
+    Sorted on the English names (the core's types), then shown in the page's language."""
     layer, head = np.nonzero(labels != decoder_heads.OTHER)
     df = pd.DataFrame(
         {
@@ -155,13 +206,22 @@ def head_types_table(previous: np.ndarray, first: np.ndarray, labels: np.ndarray
     )
     df["best"] = df[["previous-token score", "first-token score"]].max(axis=1)
     df = df.sort_values(["type", "best"], ascending=[False, False], kind="stable")
-    return df.drop(columns="best").reset_index(drop=True)
+    df = df.drop(columns="best").reset_index(drop=True)
+    df["type"] = df["type"].map(kind_words)
+    shown = {
+        "layer": _("layer"),
+        "head": _("head"),
+        "type": _("type"),
+        "previous-token score": _("previous-token score"),
+        "first-token score": _("first-token score"),
+    }
+    return df.rename(columns=shown)
 
 
 def gaps_table(gaps: np.ndarray, heads: Sequence[int]) -> pd.DataFrame:
     """The (h, h) largest differences between heads' weights, labelled by head."""
-    names = [f"head {h}" for h in heads]
-    return pd.DataFrame(gaps, index=pd.Index(names, name="head"), columns=names)
+    names = [_("head {head}").format(head=h) for h in heads]
+    return pd.DataFrame(gaps, index=pd.Index(names, name=_("head")), columns=names)
 
 
 def cache_table(config: dict, prompt_tokens: int, context: int) -> pd.DataFrame:
@@ -172,20 +232,25 @@ def cache_table(config: dict, prompt_tokens: int, context: int) -> pd.DataFrame:
         per = grouped_query.cache_bytes(config["n_layers"], v.n_kv_heads, config["head_dim"], 1)
         rows.append(
             {
-                "sharing": v.name + (" (SmolLM2)" if v.n_kv_heads == config["n_kv_heads"] else ""),
-                "K/V heads": v.n_kv_heads,
-                "query heads per K/V head": v.group(config["n_heads"]),
-                "bytes per token": per,
-                f"your {prompt_tokens} tokens": formats.size(per * prompt_tokens),
-                f"{context} tokens": formats.size(per * context),
+                _("sharing"): v.name
+                + (" (SmolLM2)" if v.n_kv_heads == config["n_kv_heads"] else ""),
+                _("K/V heads"): v.n_kv_heads,
+                _("query heads per K/V head"): v.group(config["n_heads"]),
+                _("bytes per token"): per,
+                # i18n: one message for every count ("1 tokens" included), as the English has it
+                _("your {n} tokens").format(n=prompt_tokens): formats.size(per * prompt_tokens),
+                _("{n} tokens").format(n=context): formats.size(per * context),
             }
         )
     return pd.DataFrame(rows)
 
 
 def pairs_table(head_dim: int, base: float, position: int) -> pd.DataFrame:
-    """Each pair's speed and its angle at `position`."""
+    """Each pair's speed and its angle at `position`. Its headings are English: the RoPE charts
+    (figures/rope_charts.py) and the tests read the columns by name; `shown_pairs` translates
+    them for the table."""
     angles = rope.angles_at(position, head_dim, base)
+    # i18n: headings read back by name; translated where drawn (`shown_pairs`)
     return pd.DataFrame(
         {
             "pair i": range(head_dim // 2),
@@ -198,6 +263,21 @@ def pairs_table(head_dim: int, base: float, position: int) -> pd.DataFrame:
     )
 
 
+def shown_pairs(pairs: pd.DataFrame, position: int) -> pd.DataFrame:
+    """`pairs_table` with its headings in the page's language, to draw it."""
+    headings = {
+        "pair i": _("pair i"),
+        "features": _("features"),
+        "radians per position": _("radians per position"),
+        "positions per turn": _("positions per turn"),
+        f"angle at {position} (rad)": _("angle at {position} (rad)").format(position=position),
+        f"angle at {position}, mod 360°": _("angle at {position}, mod 360°").format(
+            position=position
+        ),
+    }
+    return pairs.rename(columns=headings)
+
+
 def minilm_head(model, id_q: int, id_k: int, head: int) -> rope.AbsoluteHead:
     """MiniLM's first layer, head `head`, for two word-piece ids: what ``rope.AbsoluteHead``
     needs (word + token type vectors, the position table, the embedding norm, the head's
@@ -205,7 +285,7 @@ def minilm_head(model, id_q: int, id_k: int, head: int) -> rope.AbsoluteHead:
     w = model.layers[0].w_qkv  # (d_model, 3 d_model): q, k, v columns
     d, d_k = model.d_model, model.d_k
     cols = slice(head * d_k, (head + 1) * d_k)
-    b_q, b_k, _ = model.head_bias(0, head)
+    b_q, b_k, _b_v = model.head_bias(0, head)
     return rope.AbsoluteHead(
         word_q=model.word[id_q] + model.token_type[0],
         word_k=model.word[id_k] + model.token_type[0],

@@ -12,13 +12,16 @@ No Streamlit here: pages, views and compute all use it.
 
 from __future__ import annotations
 
+from attn_lessons.i18n import N_, _
+
 KB = 1_000  # bytes
 MB = 1_000_000  # bytes
-SIZE_NOTE = "Sizes in decimal units: 1 kB = 1,000 bytes, 1 MB = 1,000,000 bytes (10⁶)."
+# the notes are drawn translated: `_(formats.SIZE_NOTE)`
+SIZE_NOTE = N_("Sizes in decimal units: 1 kB = 1,000 bytes, 1 MB = 1,000,000 bytes (10⁶).")
 
 VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
 EMPTY = "∅"
-TOKEN_NOTE = (
+TOKEN_NOTE = N_(
     "In tokens, ␣ is a space (“␣Paris” is the token ' Paris', a word after a space; "
     "“Paris” has none), ↵ a line break and ⇥ a tab."
 )
@@ -30,7 +33,8 @@ def size(n_bytes: float) -> str:
     if n_bytes != n_bytes or n_bytes < 0:  # NaN, or not a size
         raise ValueError(f"a size in bytes is a number >= 0; got {n_bytes!r}")
     if n_bytes < KB:
-        return f"{n_bytes:,.0f} bytes"
+        # i18n: one message for every count ("1 bytes" included), as the English has it
+        return _("{n} bytes").format(n=f"{n_bytes:,.0f}")
     if round(n_bytes / KB, 1) < KB:  # 999.96 kB would read "1,000.0 kB": that is 1.0 MB
         return f"{n_bytes / KB:,.1f} kB"
     return f"{n_bytes / MB:,.1f} MB"

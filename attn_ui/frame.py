@@ -19,9 +19,11 @@ from contextlib import contextmanager
 import streamlit as st
 
 from attn_core import AttentionInputError
+from attn_lessons import i18n
+from attn_lessons.i18n import _
 from attn_lessons.text import fill as fill  # the pages fill lesson text through the frame
 from attn_lessons.text import lesson
-from attn_ui import page_style
+from attn_ui import lang, page_style
 from attn_ui.path import membership, progress
 from attn_ui.registry import GROUPS, in_group, info
 
@@ -51,24 +53,32 @@ def navigation(current: str = "The steps") -> None:
     A step page whose check the learner has answered right starts with "✓" (a screen reader
     says "check mark": a sign, not a colour); the marks live in the browser
     (`attn_ui.path.progress`), and a button under the steps clears them."""
+    lang.start()  # the home page's first call; a no-op's cost on the others
     done = progress.done()
     with st.sidebar:
-        st.page_link("app.py", label="Attention Lab: start here", icon=":material/home:")
+        links = lang.link_params()
+        st.page_link(
+            "app.py",
+            label=_("Attention Lab: start here"),
+            icon=":material/home:",
+            query_params=links,
+        )
+        language_choice()
         for group in GROUPS:
             pages = in_group(group)
             if pages:
                 box = st.expander(
-                    group,
+                    _(group),
                     expanded=group == current,
                     key=f"nav_{current}_{group}",
                     on_change="rerun",
                 )
                 if box.open:
                     for p in pages:
-                        box.page_link(_page(p.path), label=_menu_label(p, done))
+                        box.page_link(_page(p.path), label=_menu_label(p, done), query_params=links)
                     if group == "The steps" and done:
                         box.button(
-                            "Reset my progress",
+                            _("Reset my progress"),
                             key="nav_reset_progress",
                             on_click=progress.reset,
                             icon=":material/restart_alt:",
@@ -76,6 +86,26 @@ def navigation(current: str = "The steps") -> None:
         st.divider()
         progress.save()
         membership.save()
+
+
+def language_choice() -> None:
+    """The language menu, named in all three languages (a learner who landed on one they do
+    not read still finds it). Choosing writes ?lang= and reruns the page in it; the other
+    settings in the address stay."""
+
+    def chosen() -> None:
+        st.query_params[lang.PARAM] = st.session_state["nav_lang"]
+
+    shown = i18n.current()
+    if st.session_state.get("nav_lang") != shown:
+        st.session_state["nav_lang"] = shown  # the page's language, also when the link set it
+    st.selectbox(
+        "Language · Idioma · 语言",
+        i18n.LANGS,
+        format_func=i18n.NAMES.get,
+        key="nav_lang",
+        on_change=chosen,
+    )
 
 
 def _menu_label(p, done: frozenset[str]) -> str:
@@ -105,6 +135,7 @@ def page(file: str, sections: tuple[str, ...] = ()) -> dict[str, str]:
     with no live figure draws them here, as `sections` (e.g. ``WORDS``)."""
     me = info(file)
     _freeze_imports()
+    lang.start()
     st.set_page_config(page_title=f"{me.title} · Attention Lab", layout="wide")
     page_style.apply()
     navigation(me.group)
@@ -143,7 +174,7 @@ def figure_heading() -> None:
     whose figure's control comes before `beside` (Masking's mask) draws it there, and passes
     heading=False to `beside`."""
     with st.container(key=FIGURE_HEADING):
-        st.markdown("## Live figure")
+        st.markdown("## " + _("Live figure"))
 
 
 def intro(text: dict[str, str], headings: tuple[str, ...] = WORDS) -> None:
@@ -154,7 +185,7 @@ def intro(text: dict[str, str], headings: tuple[str, ...] = WORDS) -> None:
         if not text.get(heading):
             continue
         if heading == "The formula":  # h2 under the h1 title (axe-core's heading-order)
-            st.markdown(f"## {heading}")
+            st.markdown(f"## {text.title(heading)}")
         st.markdown(text[heading])
         if heading == "The idea":
             folds(text)
@@ -164,7 +195,7 @@ def folds(text: dict[str, str]) -> None:
     """Every section of the lesson whose heading ends with "?", as a closed expander."""
     for heading, words in text.items():
         if heading.endswith("?") and words:
-            with st.expander(heading):
+            with st.expander(text.title(heading)):
                 st.markdown(words)
 
 
@@ -186,15 +217,18 @@ def footer(file: str) -> None:
     me = info(file)
     text = lesson(me.name)
     if text.get("Try this"):
-        st.markdown("### Try this")
+        st.markdown("### " + text.title("Try this"))
         st.markdown(text["Try this"])
     group = in_group(me.group)
     i = group.index(me)
     left, right = st.columns(2)
+    links = lang.link_params()
     if i > 0:
-        left.page_link(_page(group[i - 1].path), label=f"Previous: {group[i - 1].title}", icon="⬅️")
+        label = _("Previous: {title}").format(title=group[i - 1].title)
+        left.page_link(_page(group[i - 1].path), label=label, icon="⬅️", query_params=links)
     if i + 1 < len(group):
-        right.page_link(_page(group[i + 1].path), label=f"Next: {group[i + 1].title}", icon="➡️")
+        label = _("Next: {title}").format(title=group[i + 1].title)
+        right.page_link(_page(group[i + 1].path), label=label, icon="➡️", query_params=links)
 
 
 def quoted(text: str) -> str:

@@ -15,12 +15,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attn_lessons import i18n
+from attn_lessons.i18n import _
 from attn_ui import formats, frame, state
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import smollm
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix
-from attn_ui.settings import MAX_NEW_TOKENS, GenerationSettings, generation_link
+from attn_ui.settings import (
+    MAX_NEW_TOKENS,
+    GenerationSettings,
+    generation_defaults,
+    generation_link,
+)
 from attn_ui.tables import table, table_height
 
 
@@ -41,13 +48,13 @@ LIVE_FIGURE_S = 0.5  # the live triangle is redrawn at most this often (the text
 
 def settings() -> GenerationSettings:
     """The kept settings; on a first visit, the defaults and the link's values."""
-    kept = state.values(GEN)
+    kept = state.values(GEN, generation_defaults(i18n.current()))
     return GenerationSettings(**{f.name: kept[f.name] for f in fields(GenerationSettings)})
 
 
 def to_url() -> None:
     """Mirror the kept settings and head in the URL (only what differs from the defaults)."""
-    state.to_url(GEN)
+    state.to_url(GEN, generation_defaults(i18n.current()))
 
 
 @contextmanager
@@ -84,11 +91,13 @@ def report_interrupted() -> bool:
     on the run that button starts (the page then writes the kept settings)."""
     if interrupted():
         st.warning(
-            "Your last text was cut off: the server writing it stopped, and your page moved "
-            "to another one. Your prompt and settings are kept.",
+            _(
+                "Your last text was cut off: the server writing it stopped, and your page moved "
+                "to another one. Your prompt and settings are kept."
+            ),
             icon=":material/replay:",
         )
-        st.button("Write it again", key="gen_write_again", on_click=_write_again, type="primary")
+        st.button(_("Write it again"), key="gen_write_again", on_click=_write_again, type="primary")
     return st.session_state.pop("gen_again", False)
 
 
@@ -98,42 +107,46 @@ def prompt_form() -> GenerationSettings | None:
     s = settings()
     with st.form("gen_form", border=False, enter_to_submit=True):
         prompt = st.text_input(
-            "Prompt (press Enter to write)",
-            **state.bind(GEN, "prompt", in_form=True),
-            help="The model continues this text. In chat mode it answers it as a question.",
+            _("Prompt (press Enter to write)"),
+            **state.bind(GEN, "prompt", in_form=True, defaults=generation_defaults(i18n.current())),
+            help=_("The model continues this text. In chat mode it answers it as a question."),
         )
-        chat = st.toggle("Chat: answer it as a question", **state.bind(GEN, "chat", in_form=True))
+        chat = st.toggle(
+            _("Chat: answer it as a question"), **state.bind(GEN, "chat", in_form=True)
+        )
         # folded: on a phone the three settings stacked pushed the triangle off the first
         # screens; what they are now is in the expander's title
-        title = (
-            f"Sampling: temperature {s.temperature:g}, seed {s.seed}, "
-            f"at most {s.max_new_tokens} new tokens"
-        )
+        # i18n: one message for every count ("1 new tokens" included), as the English has it
+        title = _(
+            "Sampling: temperature {temperature}, seed {seed}, at most {n} new tokens"
+        ).format(temperature=f"{s.temperature:g}", seed=s.seed, n=s.max_new_tokens)
         with st.expander(title):
             c = st.columns(3)
             temperature = c[0].slider(
-                "Temperature (0 = greedy)",
+                _("Temperature (0 = greedy)"),
                 0.0,
                 2.0,
                 step=0.1,
                 **state.bind(GEN, "temperature", in_form=True),
             )
             seed = c[1].number_input(
-                "Seed", 0, 10_000, step=1, **state.bind(GEN, "seed", in_form=True)
+                _("Seed"), 0, 10_000, step=1, **state.bind(GEN, "seed", in_form=True)
             )
             max_new = c[2].slider(
-                "New tokens at most",
+                _("New tokens at most"),
                 1,
                 MAX_NEW_TOKENS,
                 **state.bind(GEN, "max_new_tokens", in_form=True),
             )
-        go = st.form_submit_button("Write", type="primary", key="gen_go")
+        go = st.form_submit_button(_("Write"), type="primary", key="gen_go")
     if not go:
         return None
     text, was_cut = gen.cut(prompt)
     if was_cut:
         st.warning(
-            f"Your prompt has {len(prompt):,} characters; the first {len(text):,} are used.",
+            _("Your prompt has {n} characters; the first {used} are used.").format(
+                n=f"{len(prompt):,}", used=f"{len(text):,}"
+            ),
             icon=":material/content_cut:",
         )
     new = replace(
@@ -153,11 +166,11 @@ def head_picker() -> tuple[int, int]:
     model = smollm()
     c = st.columns(2)
     layers, heads = range(model.n_layers), range(model.n_heads)
-    layer = c[0].selectbox("Layer", layers, **state.bind(GEN, "layer", options=layers))
+    layer = c[0].selectbox(_("Layer"), layers, **state.bind(GEN, "layer", options=layers))
     head = c[1].selectbox(
-        "Query head",
+        _("Query head"),
         heads,
-        format_func=lambda h: f"{h} (reads K/V head {h // model.group})",
+        format_func=lambda h: _("{head} (reads K/V head {kv})").format(head=h, kv=h // model.group),
         **state.bind(GEN, "head", options=heads),
     )
     return state.keep(GEN, "layer", layer), state.keep(GEN, "head", head)
@@ -168,7 +181,7 @@ def waiting(place):
 
     def show(ahead: int) -> None:
         place.info(
-            f"Waiting for the model: {ahead} learner(s) ahead of you",
+            _("Waiting for the model: {n} learner(s) ahead of you").format(n=ahead),
             icon=":material/hourglass_top:",
         )
 
@@ -204,14 +217,16 @@ def live(
     said, place, numbers = places
     with said.container():
         st.code(text + model.decode(new), language=None, wrap_lines=True)
-        st.caption(f"Writing: {len(steps)} token(s) so far.")
+        st.caption(_("Writing: {n} token(s) so far.").format(n=len(steps)))
     k = len(steps)
     if not figure or (len(tokens) ** 2 > gen.LIVE_CELLS and k % 8 != 1):
         return  # the last triangle drawn stays
     rows = [s.attention[layer, head] for s in steps]
     b = None if before is None else before[layer, head]
     m, first = gen.stack_rows(b, rows, len(prompt_tokens))
-    title = f"Causal attention, layer {layer}, head {head} (writing)"
+    title = _("Causal attention, layer {layer}, head {head} (writing)").format(
+        layer=layer, head=head
+    )
     fig = triangle_figure(m, first, tokens, layer, head, title)
     # the figure alone in its slot (the finished view's columns take it over), its numbers
     # in a slot of their own that the page empties once written. Not a container holding
@@ -222,7 +237,7 @@ def live(
     with place:
         canvas_grid.figure(fig, key=f"gen_live_{k}")
     # an expander without a key opens in the browser alone: a rerun would stop the writing
-    with numbers.expander(f"Numbers of {title} (table)"):
+    with numbers.expander(_("Numbers of {title} (table)").format(title=title)):
         rows = labels(tokens[first : first + len(m)])
         cols = labels(tokens[: m.shape[1]])
         st.dataframe(table(m, rows, cols), height=table_height(len(m)))
@@ -230,11 +245,21 @@ def live(
 
 def written_text(w: gen.Written) -> None:
     """The finished generation's text and how it ended (where `live` wrote the text)."""
-    ending = "it wrote its end token" if w.stopped == "eos" else "it reached the length asked"
+    eos = w.stopped == "eos"
+    ending = _("it wrote its end token") if eos else _("it reached the length asked")
     st.code(w.text + w.written, language=None, wrap_lines=True)
     s = w.settings
-    how = "greedy" if s.temperature == 0 else f"temperature {s.temperature:g}, seed {s.seed}"
-    st.caption(f"{w.n_new} token(s) written ({how}); it stopped because {ending}.")
+    if s.temperature == 0:
+        how = _("greedy")
+    else:
+        how = _("temperature {temperature}, seed {seed}").format(
+            temperature=f"{s.temperature:g}", seed=s.seed
+        )
+    st.caption(
+        _("{n} token(s) written ({how}); it stopped because {ending}.").format(
+            n=w.n_new, how=how, ending=ending
+        )
+    )
 
 
 def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None:
@@ -250,15 +275,17 @@ def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None
             m,
             rows,
             labels(w.tokens[: m.shape[1]]),
-            name=f"Causal attention, layer {layer}, head {head}",
+            name=_("Causal attention, layer {layer}, head {head}").format(layer=layer, head=head),
             kind="weights",
             show_numbers=False,
             key="gen_triangle",
         )
         if first:
             st.caption(
-                f"Your prompt is {w.n_prompt} tokens: only the rows of the written tokens are "
-                "drawn (their queries are the token before each)."
+                _(
+                    "Your prompt is {n} tokens: only the rows of the written tokens are "
+                    "drawn (their queries are the token before each)."
+                ).format(n=w.n_prompt)
             )
         st.markdown(text["The triangle"])
     with right:
@@ -267,14 +294,14 @@ def written(w: gen.Written, layer: int, head: int, text: dict[str, str]) -> None
             st.session_state["gen_pick"] = gen.default_token(w)
         new = labels(w.tokens[w.n_prompt :])
         pick = st.pills(
-            "Written tokens: pick one",
+            _("Written tokens: pick one"),
             range(n),
             format_func=lambda k: frame.quoted(new[k]),
             key="gen_pick",
             wrap=True,
         )
         if pick is None:
-            st.caption("Pick a written token to see where the model looked to choose it.")
+            st.caption(_("Pick a written token to see where the model looked to choose it."))
             return
         looked(w, model, pick, layer, head)
 
@@ -288,25 +315,32 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
         row[None, :],
         [query],
         labels(w.tokens[:position]),
-        name=f"Row of “{query}” (position {position - 1}), which chose “{chosen}”",
+        name=_("Row of “{query}” (position {position}), which chose “{chosen}”").format(
+            query=query, position=position - 1, chosen=chosen
+        ),
         kind="weights",
         show_numbers=False,
         key="gen_row",
     )
     j = int(np.argmax(row))
     st.caption(
-        f"Layer {layer}, head {head} put {row[j]:.2f} of this row's weight on "
-        f"“{formats.token(w.tokens[j])}” (position {j})."
+        _(
+            "Layer {layer}, head {head} put {weight} of this row's weight on "
+            "“{token}” (position {j})."
+        ).format(
+            layer=layer, head=head, weight=f"{row[j]:.2f}", token=formats.token(w.tokens[j]), j=j
+        )
     )
+    probability = _("probability")
     top = pd.DataFrame(
         {
-            "token": [formats.token(model.token_text(i)) for i in w.top_ids[k]],
-            "probability": w.top_probs[k],
-            "chosen": ["✓" if i == w.ids[position] else "" for i in w.top_ids[k]],
+            _("token"): [formats.token(model.token_text(i)) for i in w.top_ids[k]],
+            probability: w.top_probs[k],
+            _("chosen"): ["✓" if i == w.ids[position] else "" for i in w.top_ids[k]],
         }
     )
-    st.dataframe(top.style.format({"probability": "{:.3f}"}), hide_index=True, key="gen_top")
-    st.caption(formats.TOKEN_NOTE)
+    st.dataframe(top.style.format({probability: "{:.3f}"}), hide_index=True, key="gen_top")
+    st.caption(_(formats.TOKEN_NOTE))
 
 
 def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen.Written:

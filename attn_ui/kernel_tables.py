@@ -12,14 +12,15 @@ import streamlit as st
 
 from attn_core.backward import Grads
 from attn_core.labs import gradients
+from attn_lessons.i18n import N_, _
 from attn_ui.tables import labels
 
-SATURATION = {  # column -> the field of `gradients.Saturation` it holds
-    "typical max |dS| of a row, scaled": "row_ds_scaled",
-    "typical max |dS| of a row, unscaled": "row_ds_unscaled",
-    "mean |dS|, scaled": "mean_ds_scaled",
-    "mean |dS|, unscaled": "mean_ds_unscaled",
-    "largest weight, unscaled": "max_weight_unscaled",
+SATURATION = {  # column (translated where drawn) -> the field of `gradients.Saturation` it holds
+    N_("typical max |dS| of a row, scaled"): "row_ds_scaled",
+    N_("typical max |dS| of a row, unscaled"): "row_ds_unscaled",
+    N_("mean |dS|, scaled"): "mean_ds_scaled",
+    N_("mean |dS|, unscaled"): "mean_ds_unscaled",
+    N_("largest weight, unscaled"): "max_weight_unscaled",
 }
 
 
@@ -27,14 +28,17 @@ def step_sizes(grads: Grads, lr: float) -> pd.DataFrame:
     """Each weight matrix's largest |gradient| and the largest change a step of `lr` makes."""
     largest = [float(np.abs(w).max()) for w in (grads.dw_q, grads.dw_k, grads.dw_v)]
     return pd.DataFrame(
-        {"largest |dW|": largest, "largest change, lr · |dW|": [lr * x for x in largest]},
-        index=pd.Index(["W_Q", "W_K", "W_V"], name="matrix"),
+        {
+            _("largest |dW|"): largest,
+            _("largest change, lr · |dW|"): [lr * x for x in largest],
+        },
+        index=pd.Index(["W_Q", "W_K", "W_V"], name=_("matrix")),
     )
 
 
 def saturation(rows: Sequence[gradients.Saturation]) -> pd.DataFrame:
     """One row per d: the scaled and unscaled softmax's gradient sizes, and the largest weight."""
-    table = {col: [getattr(x, field) for x in rows] for col, field in SATURATION.items()}
+    table = {_(col): [getattr(x, field) for x in rows] for col, field in SATURATION.items()}
     return pd.DataFrame(table, index=pd.Index([x.d for x in rows], name="d"))
 
 
@@ -52,10 +56,10 @@ def found(weights: np.ndarray, letters: Sequence[str], right: np.ndarray) -> pd.
     named = labels(letters)
     return pd.DataFrame(
         {
-            "looks most at": [named[j] for j in looks],
-            "its weight": weights[rows, looks],
-            "right key": [named[j] for j in right],
-            "weight on the right key": weights[rows, right],
+            _("looks most at"): [named[j] for j in looks],
+            _("its weight"): weights[rows, looks],
+            _("right key"): [named[j] for j in right],
+            _("weight on the right key"): weights[rows, right],
         },
-        index=pd.Index(named, name="query"),
+        index=pd.Index(named, name=_("query")),
     )

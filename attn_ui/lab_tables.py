@@ -14,28 +14,51 @@ import pandas as pd
 from attn_core.labs import cost, normalisation, scaling, similarity, softmax_facts
 from attn_core.labs.additive import ScoreCost
 from attn_core.pretrained import bert_layer
+from attn_lessons.i18n import N_, _
 from attn_ui import formats
 from attn_ui.tables import labels
 
-SATURATION_ROWS = {
-    "variance (simulated)": "variance",
-    "variance (closed form)": "closed_form",
-    "largest weight": "max_weight",
-    "entropy (nats)": "entropy",
-    "gradient size ‖J‖": "grad_norm",
-    "largest |J| entry": "grad_max",
+SATURATION_ROWS = {  # row (translated where drawn) -> the field of the core's result
+    N_("variance (simulated)"): "variance",
+    N_("variance (closed form)"): "closed_form",
+    N_("largest weight"): "max_weight",
+    N_("entropy (nats)"): "entropy",
+    N_("gradient size ‖J‖"): "grad_norm",
+    N_("largest |J| entry"): "grad_max",
 }
+# a stage of the block (the core's name) -> its label, translated where drawn: `stage_name`
 STAGE_NAMES = {
-    "x": "x (input)",
-    "attn": "attention",
-    "res_1": "x + attention",
-    "norm_1": "LN 1 (no γ, β)",
-    "ln_1": "LN 1 = h",
+    "x": N_("x (input)"),
+    "attn": N_("attention"),
+    "res_1": N_("x + attention"),
+    "norm_1": N_("LN 1 (no γ, β)"),
+    "ln_1": N_("LN 1 = h"),
     "ffn": "FFN(h)",
     "res_2": "h + FFN(h)",
-    "norm_2": "LN 2 (no γ, β)",
-    "out": "LN 2 = output",
+    "norm_2": N_("LN 2 (no γ, β)"),
+    "out": N_("LN 2 = output"),
 }
+# the core's topics (similarity.TOPICS, data) as the page names them
+TOPIC_WORDS = {
+    "food": N_("food"),
+    "animals": N_("animals"),
+    "coding": N_("coding"),
+    "sport": N_("sport"),
+    "music": N_("music"),
+    "travel": N_("travel"),
+    "health": N_("health"),
+    "history": N_("history"),
+}
+
+
+def stage_name(stage: str) -> str:
+    """A stage's label in the page's language (for a `format_func`)."""
+    return _(STAGE_NAMES[stage])
+
+
+def topic_word(topic: str) -> str:
+    """A topic of the catalogue in the page's language."""
+    return _(TOPIC_WORDS[topic]) if topic in TOPIC_WORDS else topic
 
 
 def saturation_table(sample: scaling.ScaleSample) -> pd.DataFrame:
@@ -48,15 +71,15 @@ def saturation_table(sample: scaling.ScaleSample) -> pd.DataFrame:
             sample.d, sample.n_queries, sample.n_keys, scaled=scaled
         )
         cols[name] = [*values, se]
-    index = [*SATURATION_ROWS, "sampling error of the variance (1 sd)"]
-    return pd.DataFrame(cols, index=pd.Index(index, name="measure"))
+    index = [*map(_, SATURATION_ROWS), _("sampling error of the variance (1 sd)")]
+    return pd.DataFrame(cols, index=pd.Index(index, name=_("measure")))
 
 
 def selection_table(scores: np.ndarray, tau: float, soft: np.ndarray, hard: np.ndarray):
     """One row per score: the score, score / tau, its softmax weight and its argmax weight."""
     return pd.DataFrame(
-        {"score s": scores, f"s / {tau:g}": scores / tau, "softmax": soft, "argmax": hard},
-        index=pd.Index([f"s{j}" for j in range(len(scores))], name="score"),
+        {_("score s"): scores, f"s / {tau:g}": scores / tau, "softmax": soft, "argmax": hard},
+        index=pd.Index([f"s{j}" for j in range(len(scores))], name=_("score")),
     )
 
 
@@ -64,13 +87,13 @@ def sigmoid_table(s: float) -> pd.DataFrame:
     """softmax({0, s}) next to sigmoid(s) and 1 - sigmoid(s), to 4 decimals and in full."""
     pair, sig = softmax_facts.softmax_pair(s), float(softmax_facts.sigmoid(s))
     rows = {
-        "softmax({0, s}) first weight": pair[0],
+        _("softmax({0, s}) first weight"): pair[0],
         "1 − sigmoid(s)": 1.0 - sig,
-        "softmax({0, s}) second weight": pair[1],
+        _("softmax({0, s}) second weight"): pair[1],
         "sigmoid(s)": sig,
     }
     return pd.DataFrame(
-        {"rounded": [round(v, 4) for v in rows.values()], "value": list(rows.values())},
+        {_("rounded"): [round(v, 4) for v in rows.values()], _("value"): list(rows.values())},
         index=list(rows),
     ).rename_axis(f"s = {s:g}")
 
@@ -78,18 +101,19 @@ def sigmoid_table(s: float) -> pd.DataFrame:
 def topic_text(values: np.ndarray) -> str:
     """'travel 70 %, food 30 %': a value row in words."""
     parts = [(v, t) for v, t in zip(values, similarity.TOPICS, strict=True) if v > 0]
-    return ", ".join(f"{t} {v:.0%}" for v, t in sorted(parts, reverse=True))
+    return ", ".join(f"{topic_word(t)} {v:.0%}" for v, t in sorted(parts, reverse=True))
 
 
 def retrieval_table(r: similarity.RetrievalTrace) -> pd.DataFrame:
     """One row per video: its title (the key), value, score and weight."""
     return pd.DataFrame(
         {
-            "key: title": [v.title for v in similarity.CATALOGUE],
-            "value: topics": [topic_text(v) for v in r.values],
-            "score: cosine": r.scores,
-            "weight": r.weights,
-            "best match": ["◀ best" if i == r.best else "" for i in range(len(r.scores))],
+            # i18n: the titles are not translated: they are the keys the query is compared with
+            _("key: title"): [v.title for v in similarity.CATALOGUE],
+            _("value: topics"): [topic_text(v) for v in r.values],
+            _("score: cosine"): r.scores,
+            _("weight"): r.weights,
+            _("best match"): [_("◀ best") if i == r.best else "" for i in range(len(r.scores))],
         }
     )
 
@@ -98,13 +122,15 @@ def dot_cos_table(t: similarity.SimilarityTrace, tokens: Sequence[str], i: int, 
     """Two tokens' dot product taken apart: dot = |x_i| |x_j| cos."""
     names = labels(tokens)
     rows = {
-        f"|x| of {names[i]}": t.norms[i],
-        f"|x| of {names[j]}": t.norms[j],
-        "cosine": t.cosines[i, j],
-        "|x_i| |x_j| cosine": t.norms[i] * t.norms[j] * t.cosines[i, j],
-        "dot product x_i · x_j": t.dots[i, j],
+        _("|x| of {token}").format(token=names[i]): t.norms[i],
+        _("|x| of {token}").format(token=names[j]): t.norms[j],
+        _("cosine"): t.cosines[i, j],
+        _("|x_i| |x_j| cosine"): t.norms[i] * t.norms[j] * t.cosines[i, j],
+        _("dot product x_i · x_j"): t.dots[i, j],
     }
-    return pd.DataFrame({"value": list(rows.values())}, index=pd.Index(list(rows), name="measure"))
+    return pd.DataFrame(
+        {_("value"): list(rows.values())}, index=pd.Index(list(rows), name=_("measure"))
+    )
 
 
 def score_cost_table(c: ScoreCost, t_t: int, t_s: int, d: int, d_a: int) -> pd.DataFrame:
@@ -112,15 +138,19 @@ def score_cost_table(c: ScoreCost, t_t: int, t_s: int, d: int, d_a: int) -> pd.D
     score, as formulas and as numbers for the current sizes."""
     return pd.DataFrame(
         {
-            "multiply-adds": [c.dot, c.additive, c.additive_naive],
-            "formula": ["T_t·T_s·d", "d_a·(T_t·d + T_s·d + T_t·T_s)", "T_t·T_s·d_a·(2d + 1)"],
+            _("multiply-adds"): [c.dot, c.additive, c.additive_naive],
+            _("formula"): ["T_t·T_s·d", "d_a·(T_t·d + T_s·d + T_t·T_s)", "T_t·T_s·d_a·(2d + 1)"],
             "tanh": [0, c.tanh, c.tanh],
-            "numbers kept per score grid": [c.stored_dot, c.stored_additive, c.stored_additive],
+            _("numbers kept per score grid"): [
+                c.stored_dot,
+                c.stored_additive,
+                c.stored_additive,
+            ],
         },
         index=[
-            "dot product s·h (one matmul)",
-            "additive, W₁s and W₂h computed once",
-            "additive, recomputed for every pair",
+            _("dot product s·h (one matmul)"),
+            _("additive, W₁s and W₂h computed once"),
+            _("additive, recomputed for every pair"),
         ],
     ).rename_axis(f"T_t = {t_t}, T_s = {t_s}, d = {d}, d_a = {d_a}")
 
@@ -130,12 +160,12 @@ def timing_table(c: cost.CostCurve) -> pd.DataFrame:
     cols = {
         "T": c.t,
         "d": c.d,
-        "attention (ms)": c.seconds * 1e3,
-        "weights (kB)": c.weights_bytes / formats.KB,
-        "all T×T arrays (kB)": c.trace_bytes / formats.KB,
+        _("attention (ms)"): c.seconds * 1e3,
+        _("weights (kB)"): c.weights_bytes / formats.KB,
+        _("all T×T arrays (kB)"): c.trace_bytes / formats.KB,
     }
     if c.rnn_seconds is not None:
-        cols["RNN, T steps (ms)"] = c.rnn_seconds * 1e3
+        cols[_("RNN, T steps (ms)")] = c.rnn_seconds * 1e3
     return pd.DataFrame(cols)
 
 
@@ -143,22 +173,24 @@ def strongest_table(weights: np.ndarray, rows: Sequence[str], cols: Sequence[str
     """Per query row: the key with the largest weight, and that weight."""
     best = weights.argmax(axis=1)
     return pd.DataFrame(
-        {"strongest key": [labels(cols)[j] for j in best], "weight": weights.max(axis=1)},
-        index=pd.Index(labels(rows), name="query"),
+        {_("strongest key"): [labels(cols)[j] for j in best], _("weight"): weights.max(axis=1)},
+        index=pd.Index(labels(rows), name=_("query")),
     )
 
 
 def stage_spread(trace: bert_layer.LayerTrace, tokens: Sequence[str], *, std: bool) -> pd.DataFrame:
     """Each token's mean (or standard deviation) across its features, at every stage."""
     cols = {
-        STAGE_NAMES[s]: normalisation.spread(getattr(trace, s))[int(std)] for s in bert_layer.STAGES
+        stage_name(s): normalisation.spread(getattr(trace, s))[int(std)] for s in bert_layer.STAGES
     }
-    return pd.DataFrame(cols, index=pd.Index(labels(tokens), name="token"))
+    return pd.DataFrame(cols, index=pd.Index(labels(tokens), name=_("token")))
 
 
 def direction_table(a: np.ndarray, axis: int, names: Sequence[str]) -> pd.DataFrame:
     """Mean and variance along `axis` (1: per row, 0: per column), to 6 decimals."""
     mean, sd = normalisation.spread(a, axis)
-    name = "token" if axis == 1 else "feature"  # axis 1: each row's numbers, a token's
-    df = pd.DataFrame({"mean": mean, "variance": sd**2}, index=pd.Index(list(names), name=name))
+    name = _("token") if axis == 1 else _("feature")  # axis 1: each row's numbers, a token's
+    df = pd.DataFrame(
+        {_("mean"): mean, _("variance"): sd**2}, index=pd.Index(list(names), name=name)
+    )
     return df.round(6) + 0.0  # no -0.0

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import streamlit as st
 
+from attn_lessons.i18n import _, ngettext
+
 if TYPE_CHECKING:  # the model reader loads tokenizers; the step pages need neither
     from attn_core.pretrained import ModelTrace
 
@@ -19,8 +21,10 @@ def warn_tokens(tokens: Sequence[str], x: np.ndarray | None = None) -> None:
     (with `x`, the page's X, what is true of their rows for the weights in use)."""
     if len(tokens) == 1:
         st.warning(
-            "Your sentence is a single token. It can only attend to itself, so its one weight "
-            "is 1. Type a few more words to see attention choose.",
+            _(
+                "Your sentence is a single token. It can only attend to itself, so its one "
+                "weight is 1. Type a few more words to see attention choose."
+            ),
             icon=":material/info:",
         )
     note = unknown_note(tokens, x)
@@ -40,29 +44,33 @@ def unknown_note(tokens: Sequence[str], x: np.ndarray | None = None) -> str | No
     n = len(unknown)
     if not n:
         return None
-    note = (
-        f"{n} of the {len(tokens)} tokens {'is' if n == 1 else 'are'} [UNK]: it stands for "
-        "characters the tokenizer does not know (emoji, some scripts)."
-    )
+    note = ngettext(
+        "{n} of the {total} tokens is [UNK]: it stands for characters the tokenizer does not "
+        "know (emoji, some scripts).",
+        "{n} of the {total} tokens are [UNK]: it stands for characters the tokenizer does not "
+        "know (emoji, some scripts).",
+        n,
+    ).format(n=n, total=len(tokens))
     if n == 1:
         return note
-    shared = f"{note} All {n} look up the same word vector"
-    if x is None:
-        return (
-            f"{shared}; their rows of X are identical only where nothing is added to it. A "
-            "real model adds each token's position (and its layers mix in the context), so "
-            "there the rows differ."
+    rows = None if x is None else np.asarray(x)[unknown]
+    if rows is None:
+        shared = _(
+            "All {n} look up the same word vector; their rows of X are identical only where "
+            "nothing is added to it. A real model adds each token's position (and its layers "
+            "mix in the context), so there the rows differ."
         )
-    rows = np.asarray(x)[unknown]
-    if np.all(rows == rows[0]):
-        return (
-            f"{shared}, and with these weights nothing is added to it: their rows of X are "
-            "identical."
+    elif np.all(rows == rows[0]):
+        shared = _(
+            "All {n} look up the same word vector, and with these weights nothing is added to "
+            "it: their rows of X are identical."
         )
-    return (
-        f"{shared}, but their rows of X differ: these weights add each token's position (and "
-        "its layers mix in the context)."
-    )
+    else:
+        shared = _(
+            "All {n} look up the same word vector, but their rows of X differ: these weights "
+            "add each token's position (and its layers mix in the context)."
+        )
+    return f"{note} {shared.format(n=n)}"
 
 
 def describe_tokens(run: ModelTrace, dropped: str) -> None:
@@ -71,12 +79,14 @@ def describe_tokens(run: ModelTrace, dropped: str) -> None:
     t = run.n_tokens
     if run.truncated:
         st.warning(
-            f"Your text has {run.n_tokens_original} tokens, [CLS] and [SEP] included; this page "
-            f"runs the model on the first {t}, so the last {run.n_tokens_original - t} are "
-            "dropped. The part the model does not see:"
+            _(
+                "Your text has {n} tokens, [CLS] and [SEP] included; this page runs the model "
+                "on the first {t}, so the last {dropped} are dropped. The part the model does "
+                "not see:"
+            ).format(n=run.n_tokens_original, t=t, dropped=run.n_tokens_original - t)
         )
         st.code(dropped, language=None, wrap_lines=True)
-    unk = " [UNK] stands for a piece the model's vocabulary does not contain."
-    st.caption(
-        f"{t} tokens: [CLS], {t - 2} word pieces, [SEP]." + (unk if "[UNK]" in run.tokens else "")
-    )
+    line = _("{t} tokens: [CLS], {pieces} word pieces, [SEP].").format(t=t, pieces=t - 2)
+    if "[UNK]" in run.tokens:
+        line += " " + _("[UNK] stands for a piece the model's vocabulary does not contain.")
+    st.caption(line)

@@ -16,7 +16,8 @@
 - A formula or code block that does scroll takes the keyboard focus, so that the arrow keys
   scroll it too (axe-core's "scrollable-region-focusable"); the script marks them as they
   appear, as the width changes and as fonts arrive. It runs as one small, hidden browser
-  component per page.
+  component per page, which also sets the page's ``<html lang>`` (a screen reader picks its
+  voice from it).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from __future__ import annotations
 import json
 
 import streamlit as st
+
+from attn_lessons import i18n
+from attn_lessons.i18n import _
 
 KEY = "attn_page"  # the component's key; its box is hidden (.st-key-attn_page)
 CSS = f"""
@@ -69,7 +73,7 @@ function mark() {
       if (scrolls && !el.hasAttribute("tabindex")) {
         el.tabIndex = 0;
         el.setAttribute("role", "group");
-        el.setAttribute("aria-label", `${what}, scrolls sideways`);
+        el.setAttribute("aria-label", WORDS[what]);
         el.dataset.attnScroller = "1";
       } else if (!scrolls && el.dataset.attnScroller) {
         for (const a of ["tabindex", "role", "aria-label", "data-attn-scroller"]) {
@@ -80,8 +84,13 @@ function mark() {
   }
 }
 
-export default function ({ parentElement }) {
+let WORDS = { formula: "formula, scrolls sideways", code: "code, scrolls sideways" };
+
+export default function ({ parentElement, data }) {
   style(CSS);
+  // the page's language, for screen readers' voices (attn_ui/lang.py), and its words
+  if (data && data.lang) document.documentElement.lang = data.lang;
+  if (data && data.words) WORDS = data.words;
   let pending = false;
   const soon = () => {
     if (pending) return;
@@ -110,5 +119,7 @@ _component = st.components.v2.component(
 
 
 def apply() -> None:
-    """The app's CSS and formula script, once per page run (before anything is drawn)."""
-    _component(key=KEY)
+    """The app's CSS and formula script, once per page run (before anything is drawn); it
+    also sets the page's ``<html lang>`` to the language shown (`attn_ui.lang`)."""
+    words = {"formula": _("formula, scrolls sideways"), "code": _("code, scrolls sideways")}
+    _component(data={"lang": i18n.current(), "words": words}, key=KEY)

@@ -17,19 +17,48 @@ from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from attn_lessons.i18n import N_
+
+# i18n: the default sentence and prompt are data (a link leaves them out when unchanged)
 DEFAULT_SENTENCE = "The cat sat on the mat because the cat was tired."
 MAX_SENTENCE_CHARS = 500  # the core caps tokens at 64; this only stops huge pastes early
 
+# Each language's own defaults, where English's would not show the same thing (lessons/weights.md
+# tells each head's story). Spanish keeps MiniLM's layer 1, head 8: one token ahead in 93-95%
+# of a Spanish sentence's rows. Chinese is read character by character, where that head looks
+# ahead in about a third of the rows; layer 0, head 2 looks one token back in every row, in any
+# language. The sentence uses only characters MiniLM knows (docs/glossary.md).
+LANGUAGE_LESSON_DEFAULTS: dict[str, dict[str, Any]] = {
+    "es": {"sentence": "El gato se sentó en la alfombra porque el gato estaba cansado."},
+    "zh": {"sentence": "天上有明月，山下有小花。", "layer": 0, "head": 2},
+}
+# SmolLM2 writes weak Spanish and Chinese: each prompt was picked so that the model closes the
+# quote it opens, and layer 26, head 6 shows it (0.98 and 0.95 of the closing row's weight on
+# the opening quote, greedy).
+LANGUAGE_PROMPTS = {"es": 'Mi abuela siempre me dijo: "El', "zh": "小明说：“我爱你"}
+
+
+def lesson_defaults(lang: str) -> dict[str, Any]:
+    """The lesson settings a language starts from where they are not English's."""
+    return dict(LANGUAGE_LESSON_DEFAULTS.get(lang, {}))
+
+
+def generation_defaults(lang: str) -> dict[str, Any]:
+    """The Generate page's starting prompt in a language other than English."""
+    return {"prompt": LANGUAGE_PROMPTS[lang]} if lang in LANGUAGE_PROMPTS else {}
+
+
+# value (in links and code) -> its label, translated where drawn: `_(WEIGHT_SOURCES[v])`
 WEIGHT_SOURCES = {
-    "similarity": "Similarity (Q = K = V = X)",
-    "random": "Random, seeded",
-    "pretrained": "A real head (MiniLM)",
+    "similarity": N_("Similarity (Q = K = V = X)"),
+    "random": N_("Random, seeded"),
+    "pretrained": N_("A real head (MiniLM)"),
 }
 MASKS = {
-    "none": "None (every token sees every token)",
-    "causal": "Causal (no looking ahead)",
-    "padding": "Padding (last tokens are padding)",
-    "window": "Local window",
+    "none": N_("None (every token sees every token)"),
+    "causal": N_("Causal (no looking ahead)"),
+    "padding": N_("Padding (last tokens are padding)"),
+    "window": N_("Local window"),
 }
 D_MODELS = (2, 4, 8, 16, 32, 64)
 D_KS = (1, 2, 4, 8, 16, 32, 64)

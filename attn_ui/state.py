@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui.settings import Spec, from_query, to_query
 
 
@@ -49,7 +50,11 @@ def kept(group: Group) -> dict:
         if group.link is not None:
             found, ignored = from_query(st.query_params, group.link)
             for name in ignored:
-                st.warning(f"The link's value for {name} is not one the app offers; ignored.")
+                st.warning(
+                    _("The link's value for {name} is not one the app offers; ignored.").format(
+                        name=name
+                    )
+                )
         st.session_state[group.name] = found
     return st.session_state[group.name]
 

@@ -13,6 +13,7 @@ from attn_core.labs import softmax_facts, weighted_sum
 from attn_core.labs.scaling import SoftmaxSummary
 from attn_core.labs.similarity import dot_terms
 from attn_core.text import Repeat
+from attn_lessons.i18n import _
 from attn_ui.tables import labels, table_height
 
 SPECIAL = frozenset({"[CLS]", "[SEP]", "[UNK]", "[PAD]", "[MASK]"})
@@ -42,9 +43,10 @@ def dot_sum(q_row, k_row, score: float, *, max_terms: int | None = None, newline
     shown = sum(float(f"{a:.2f}") * float(f"{b:.2f}") for a, b in zip(q_row, k_row, strict=True))
     end = f" = {total(shown)}"
     if total(shown) != total(score):
-        end += f" ({total(score)} from the unrounded numbers)"
+        end += " " + _("({score} from the unrounded numbers)").format(score=total(score))
     if max_terms is not None and len(terms) > max_terms:
-        terms = [*terms[:max_terms], f"… ({len(terms) - max_terms} more products)"]
+        more = _("… ({n} more products)").format(n=len(terms) - max_terms)
+        terms = [*terms[:max_terms], more]
         end = f" = {total(score)}"  # not every product is shown: the score itself
     lines = [
         " + ".join(terms[i : i + TERMS_PER_LINE]) for i in range(0, len(terms), TERMS_PER_LINE)
@@ -68,32 +70,32 @@ def dot_table(q: np.ndarray, k: np.ndarray, i: int, j: int) -> pd.DataFrame:
     products = dot_terms(q[i : i + 1], k[j : j + 1])[0, 0]  # (d_k,)
     return pd.DataFrame(
         {f"q{i}": q[i], f"k{j}": k[j], f"q{i} × k{j}": products},
-        index=pd.Index([f"f{f}" for f in range(q.shape[1])], name="feature"),
+        index=pd.Index([f"f{f}" for f in range(q.shape[1])], name=_("feature")),
     )
 
 
 def token_kind(token: str) -> str:
     if token in SPECIAL:
-        return "special token"
+        return _("special token")
     if token.startswith("##") and len(token) > 2:
-        return "piece: continues the word before"
-    return "a word, or the first piece of one"
+        return _("piece: continues the word before")
+    return _("a word, or the first piece of one")
 
 
 def token_table(tokens: Sequence[str]) -> pd.DataFrame:
     """Row number, token and what kind of token it is; the text is data, never markup."""
     return pd.DataFrame(
-        {"token": list(tokens), "kind": [token_kind(t) for t in tokens]},
-        index=pd.RangeIndex(len(tokens), name="row"),
+        {_("token"): list(tokens), _("kind"): [token_kind(t) for t in tokens]},
+        index=pd.RangeIndex(len(tokens), name=_("row")),
     )
 
 
 def repeats_table(repeats: Sequence[Repeat]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "token": [r.token for r in repeats],
-            "rows of X": [", ".join(map(str, r.positions)) for r in repeats],
-            "identical rows": ["yes" if r.identical else "no" for r in repeats],
+            _("token"): [r.token for r in repeats],
+            _("rows of X"): [", ".join(map(str, r.positions)) for r in repeats],
+            _("identical rows"): [_("yes") if r.identical else _("no") for r in repeats],
         }
     )
 
@@ -101,17 +103,17 @@ def repeats_table(repeats: Sequence[Repeat]) -> pd.DataFrame:
 def summary_table(unscaled: SoftmaxSummary, scaled: SoftmaxSummary, t_k: int) -> pd.DataFrame:
     """The learner's head without and with 1/sqrt(d_k), side by side."""
     names = {
-        "spread": "score spread (std)",
-        "max_weight": "largest weight",
-        "entropy": f"entropy (max {np.log(t_k):.2f})",
-        "grad": "gradient size",
+        "spread": _("score spread (std)"),
+        "max_weight": _("largest weight"),
+        "entropy": _("entropy (max {max})").format(max=f"{np.log(t_k):.2f}"),
+        "grad": _("gradient size"),
     }
     return pd.DataFrame(
         {
-            "unscaled": [getattr(unscaled, n) for n in names],
+            _("unscaled"): [getattr(unscaled, n) for n in names],
             "÷ √d_k": [getattr(scaled, n) for n in names],
         },
-        index=pd.Index(list(names.values()), name="measure"),
+        index=pd.Index(list(names.values()), name=_("measure")),
     )
 
 
@@ -122,21 +124,21 @@ def head_features(n_heads: int, d_v: int) -> list[str]:
 
 def sums_table(sums: dict[str, np.ndarray], tokens: Sequence[str], *, key: str) -> None:
     """Sums side by side, one row per token, to 4 decimals."""
-    df = pd.DataFrame(sums, index=pd.Index(labels(tokens), name="token")).round(4)
+    df = pd.DataFrame(sums, index=pd.Index(labels(tokens), name=_("token"))).round(4)
     st.dataframe(df, key=key, height=table_height(len(df)))
 
 
 def softmax_table(steps: softmax_facts.SoftmaxSteps, tokens: Sequence[str], *, key: str) -> None:
     """The softmax of one row, one line per key, -inf spelled out as masked."""
     cols = {
-        "score s": steps.scores,
+        _("score s"): steps.scores,
         "s/τ": steps.divided,
         "s/τ − max": steps.shifted,
         "exp(s/τ − max)": steps.exps,
-        "weight": steps.weights,
+        _("weight"): steps.weights,
     }
-    df = pd.DataFrame(cols, index=pd.Index(labels(tokens), name="key")).round(4)
-    st.dataframe(df.replace(-np.inf, "−∞ (masked)"), key=key, height=table_height(len(df)))
+    df = pd.DataFrame(cols, index=pd.Index(labels(tokens), name=_("key"))).round(4)
+    st.dataframe(df.replace(-np.inf, _("−∞ (masked)")), key=key, height=table_height(len(df)))
 
 
 def parts_table(
@@ -144,7 +146,7 @@ def parts_table(
 ) -> None:
     """Rows a_j v_j per key (the weight in the label), then their sum and the row of Z = A V."""
     names = [f"{n}   (a = {a:.3f})" for n, a in zip(labels(tokens), weights_row, strict=True)]
-    df = pd.DataFrame(parts, index=pd.Index(names, name="key"), columns=list(features))
-    df.loc["sum of the rows above"] = weighted_sum.row_sums(parts.T)  # sum over the keys
-    df.loc["that row of Z = A V"] = z_row
+    df = pd.DataFrame(parts, index=pd.Index(names, name=_("key")), columns=list(features))
+    df.loc[_("sum of the rows above")] = weighted_sum.row_sums(parts.T)  # sum over the keys
+    df.loc[_("that row of Z = A V")] = z_row
     st.dataframe(df.round(4), key=key, height=table_height(len(df)))

@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from attn_lessons.i18n import _
+
 
 def labels(names: Sequence[str]) -> list[str]:
     """'0 the', '1 cat', ...: unique even when a word repeats, so tables keep every row."""
@@ -51,17 +53,19 @@ def numbers_of(label: str, tables: dict[str, Callable[[], pd.DataFrame]], *, key
     One element per rerun instead of one per matrix, on the overview's thirteen."""
     box = st.expander(label, key=f"{key}_numbers", on_change="rerun")
     if box.open:
-        name = box.selectbox("Matrix", list(tables), key=f"{key}_pick")
+        name = box.selectbox(_("Matrix"), list(tables), key=f"{key}_pick")
         box.dataframe(tables[name](), key=f"{key}_table")
 
 
-def shapes_table(named: dict[str, np.ndarray | tuple], columns=("rows × columns",)):
+def shapes_table(named: dict[str, np.ndarray | tuple], columns=None):
     """'rows × columns' of each named matrix; with several columns (e.g. self and cross),
-    each name maps to one matrix per column."""
+    each name maps to one matrix per column. columns: their headings, translated (None: the
+    one column "rows × columns")."""
+    columns = [_("rows × columns")] if columns is None else list(columns)
     rows = [(m,) if isinstance(m, np.ndarray) else m for m in named.values()]
     shapes = [[" × ".join(map(str, np.shape(m))) for m in row] for row in rows]
     # a named index: its header cell has text (axe-core's empty-table-header)
-    return pd.DataFrame(shapes, index=pd.Index(list(named), name="matrix"), columns=list(columns))
+    return pd.DataFrame(shapes, index=pd.Index(list(named), name=_("matrix")), columns=columns)
 
 
 def _unique(names: Sequence[str]) -> list[str]:
@@ -93,33 +97,34 @@ def chart_table(c: dict) -> pd.DataFrame:
     names = _unique([s["name"] for s in c["series"]])
     x_title = c["x"]["title"]
     if any("x" in s for s in c["series"]):  # one row per point
-        y_title = c["y"]["title"] if c.get("equal") else "value"
+        y_title = c["y"]["title"] if c.get("equal") else _("value")
+        series = _("series")
         rows = []
         for name, s in zip(names, c["series"], strict=True):
             xs = s.get("x", c["x"]["values"])
             for i, (x, v) in enumerate(zip(xs, _values(s), strict=True)):
-                row = {"series": name}
+                row = {series: name}
                 if any("text" in t for t in c["series"]):
-                    row[c.get("pointTitle", "point")] = s["text"][i] if "text" in s else ""
+                    row[c.get("pointTitle", _("point"))] = s["text"][i] if "text" in s else ""
                 row |= {x_title: x, y_title: v}
                 if any("error" in t for t in c["series"]):
-                    row["error bar (±)"] = s["error"][i] if "error" in s else np.nan
+                    row[_("error bar (±)")] = s["error"][i] if "error" in s else np.nan
                 rows.append(row)
-        return pd.DataFrame(rows).set_index("series")
+        return pd.DataFrame(rows).set_index(series)
     columns: dict[str, list] = {}
     for name, s in zip(names, c["series"], strict=True):
         if c["chart"] == "histogram":
-            columns[f"{name} (count)"] = [int(v) for v in s["values"]]
+            columns[_("{name} (count)").format(name=name)] = [int(v) for v in s["values"]]
             continue
         columns[name] = _values(s)
         if "error" in s:
-            columns[f"{name}, error bar (±)"] = s["error"]
+            columns[_("{name}, error bar (±)").format(name=name)] = s["error"]
     if c["chart"] == "bars":
         index = pd.Index(labels(c["x"]["labels"]), name=x_title)
     elif c["chart"] == "histogram":
         e = c["x"]["edges"]
         bins = [f"[{a:.3g}, {b:.3g})" for a, b in zip(e[:-1], e[1:], strict=True)]
-        index = pd.Index(bins, name=f"{x_title} (bin)")
+        index = pd.Index(bins, name=_("{title} (bin)").format(title=x_title))
     else:
         index = pd.Index(c["x"]["values"], name=x_title)
     return pd.DataFrame(columns, index=index)

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_class import POST, PRE, ClassSummary, StoreUnavailable, show_code
+from attn_lessons.i18n import N_, _
 from attn_lessons.text import lesson
 from attn_ui import frame
 from attn_ui.path import cookies, membership
@@ -65,8 +66,8 @@ def keep() -> None:
 def create(text: dict[str, str]) -> None:
     """The form that creates a class; on success the page opens its dashboard."""
     with st.form("teach_create", enter_to_submit=True):
-        name = st.text_input("Class name", max_chars=80, placeholder="Period 3")
-        if not st.form_submit_button("Create the class", type="primary"):
+        name = st.text_input(_("Class name"), max_chars=80, placeholder=_("Period 3"))
+        if not st.form_submit_button(_("Create the class"), type="primary"):
             return
     try:
         new = membership.store().create_class(name)
@@ -94,20 +95,24 @@ def links(text: dict[str, str], code: str) -> None:
     )
     st.markdown(text["Join link"])
     st.code(f"{base}/Join?code={new.code}", language=None)
-    with st.expander("Your teacher link (private: open it away from the projector)"):
+    with st.expander(_("Your teacher link (private: open it away from the projector)")):
         st.markdown(text["Teacher link"])
         st.code(f"{base}/Teach?code={new.code}&key={new.teacher_key}", language=None)
 
 
-_TITLES = {p.name: p.title for p in PAGES} | {
-    PRE: "Concept inventory, before",
-    POST: "Concept inventory, after",
+_PAGES = {p.name: p for p in PAGES}
+_FORMS = {  # the concept inventory's forms, named where a page would be
+    PRE: N_("Concept inventory, before"),
+    POST: N_("Concept inventory, after"),
 }
 _BOLD = re.compile(r"^\*\*(.+?)\.?\*\*")
 
 
 def page_title(name: str) -> str:
-    return _TITLES.get(name, name)
+    """The title of the page (or inventory form) called `name`, in the page's language."""
+    if name in _FORMS:
+        return _(_FORMS[name])
+    return _PAGES[name].title if name in _PAGES else name
 
 
 def misconception_words(name: str) -> str:
@@ -123,21 +128,22 @@ def misconception_words(name: str) -> str:
 
 
 def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
-    """The dashboard's tables, as shown and as exported."""
+    """The dashboard's tables, as shown and as exported; their headings in English (the
+    code reads them), translated where drawn (`_shown`) and written (`_fresh`)."""
     pages = pd.DataFrame(
         [(page_title(i.page), i.learners, round(100 * i.share)) for i in s.pages],
-        columns=["Page", "Learners", "Right first time (%)"],
+        columns=[N_("Page"), N_("Learners"), N_("Right first time (%)")],
     )
     items = pd.DataFrame(
         [
             (page_title(i.page), i.item.replace("_", " "), i.learners, round(100 * i.share))
             for i in s.items
         ],
-        columns=["Page", "Question", "Learners", "Right first time (%)"],
+        columns=[N_("Page"), N_("Question"), N_("Learners"), N_("Right first time (%)")],
     )
     wrong = pd.DataFrame(
         [(misconception_words(m), n, s.examples.get(m, "")) for m, n in s.misconceptions],
-        columns=["Misconception", "Learners", "An answer that shows it"],
+        columns=[N_("Misconception"), N_("Learners"), N_("An answer that shows it")],
     )
     stuck = pd.DataFrame(
         [
@@ -145,7 +151,7 @@ def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
             for r in s.roster
             if r.stuck
         ],
-        columns=["Learner", "Page", "Question"],
+        columns=[N_("Learner"), N_("Page"), N_("Question")],
     )
     roster = pd.DataFrame(
         [
@@ -160,7 +166,15 @@ def tables(s: ClassSummary) -> dict[str, pd.DataFrame]:
             )
             for r in s.roster
         ],
-        columns=["Learner", "Answers", "Right", "Last answer", "Before", "After", "Gain"],
+        columns=[
+            N_("Learner"),
+            N_("Answers"),
+            N_("Right"),
+            N_("Last answer"),
+            N_("Before"),
+            N_("After"),
+            N_("Gain"),
+        ],
     )
     return {
         "pages": pages,
@@ -204,6 +218,7 @@ def answers_csv(code: str, key: str) -> bytes:
             )
             for r in rows
         ],
+        # i18n: not translated: a raw export, its cells the app's own names (page, question)
         columns=["at", "learner", "page", "question", "answer", "right", "misconception"],
     )
     return as_csv(table)
@@ -246,51 +261,56 @@ def dashboard(text: dict[str, str], code: str, key: str) -> None:
 
 
 def show(text: dict[str, str], s: ClassSummary) -> None:
-    st.markdown(f"### Join with the code **{show_code(s.code)}**")
+    st.markdown("### " + _("Join with the code **{code}**").format(code=show_code(s.code)))
     a, b, c = st.columns(3)
-    a.metric("Learners joined", s.learners)
-    b.metric("Active in the last 10 minutes", s.active)
-    c.metric("Answers", s.answers)
+    a.metric(_("Learners joined"), s.learners)
+    b.metric(_("Active in the last 10 minutes"), s.active)
+    c.metric(_("Answers"), s.answers)
     if not s.answers:
         st.info(frame.fill(text["No answers"], code=show_code(s.code)), icon=":material/hourglass:")
         return
     inventory(s)
     t = tables(s)
-    st.subheader("Right first time, per page")
+    st.subheader(_("Right first time, per page"))
     st.table(_shown(_percent(t["pages"])), hide_index=True)
-    st.subheader("Misconceptions")
+    st.subheader(_("Misconceptions"))
     if t["misconceptions"].empty:
-        st.caption("No wrong answer has shown a known misconception yet.")
+        st.caption(_("No wrong answer has shown a known misconception yet."))
     else:
         st.table(_shown(t["misconceptions"]), hide_index=True)
-    st.subheader("Who is stuck where")
+    st.subheader(_("Who is stuck where"))
     if t["stuck"].empty:
-        st.caption("Nobody: no learner has two wrong answers in a row on their latest question.")
+        st.caption(_("Nobody: no learner has two wrong answers in a row on their latest question."))
     else:
         st.table(_shown(t["stuck"]), hide_index=True)
-    with st.expander("Every question"):
+    with st.expander(_("Every question")):
         st.table(_shown(_percent(t["questions"])), hide_index=True)
-    with st.expander("Every learner"):
+    with st.expander(_("Every learner")):
         st.table(_shown(t["learners"]), hide_index=True)
 
 
 def inventory(s: ClassSummary) -> None:
     """The concept inventory: the class's mean score before and after, and Hake's gain, over
     the learners who took both forms."""
-    st.subheader("Concept inventory")
+    st.subheader(_("Concept inventory"))
     if not s.matched:
         st.caption(
-            "No learner has taken both forms yet (the Concept inventory page: before the "
-            "lessons, then after)."
+            _(
+                "No learner has taken both forms yet (the Concept inventory page: before the "
+                "lessons, then after)."
+            )
         )
         return
     a, b, c = st.columns(3)
-    a.metric("Before (class mean)", _share(s.pre))
-    b.metric("After (class mean)", _share(s.post))
-    c.metric("Gain g", _gain(s.gain))
+    a.metric(_("Before (class mean)"), _share(s.pre))
+    b.metric(_("After (class mean)"), _share(s.post))
+    c.metric(_("Gain g"), _gain(s.gain))
+    # i18n: one message for every count ("1 learners" included), as the English has it
     st.caption(
-        f"Over the {s.matched} learners who took both forms; g = (after − before) / "
-        "(1 − before), Hake's normalised gain."
+        _(
+            "Over the {n} learners who took both forms; g = (after − before) / "
+            "(1 − before), Hake's normalised gain."
+        ).format(n=s.matched)
     )
 
 
@@ -304,10 +324,16 @@ def literal(text: str) -> str:
     return _BLOCK.sub(lambda m: f"{m[1]}{m[2]}\\{m[3]}" if m[2] else f"{m[4]}\\{m[5]}", escaped)
 
 
+def _headings(table: pd.DataFrame) -> pd.DataFrame:
+    """A dashboard table with its headings in the page's language (`tables`)."""
+    return table.rename(columns=_)
+
+
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    """A table's text cells as `literal` text (its numbers as they are)."""
+    """A table's text cells as `literal` text (its numbers as they are), its headings
+    translated."""
     text = [c for c in table.columns if not pd.api.types.is_numeric_dtype(table[c])]
-    return table.assign(**{c: table[c].map(literal) for c in text})
+    return _headings(table.assign(**{c: table[c].map(literal) for c in text}))
 
 
 def _percent(table: pd.DataFrame) -> pd.DataFrame:
@@ -321,19 +347,29 @@ def _fresh(code: str, key: str, name: str) -> bytes:
     try:
         if name == "answers":
             return answers_csv(code, key)
-        return as_csv(tables(membership.store().summary(code, key))[name])
+        return as_csv(_headings(tables(membership.store().summary(code, key))[name]))
     except StoreUnavailable:
-        return b"The class's database could not be reached: download again in a minute.\n"
+        message = _("The class's database could not be reached: download again in a minute.")
+        return f"{message}\n".encode()
+
+
+DOWNLOADS = {  # a table's name (`tables`, "answers": every answer) -> its button's label
+    "pages": N_("Pages.csv"),
+    "questions": N_("Questions.csv"),
+    "misconceptions": N_("Misconceptions.csv"),
+    "stuck": N_("Stuck.csv"),
+    "learners": N_("Learners.csv"),
+    "answers": N_("Answers.csv"),
+}
 
 
 def downloads(s: ClassSummary, code: str, key: str) -> None:
     """One CSV per table, and every answer; each made when its button is pressed."""
-    st.subheader("Download (CSV)")
-    names = ("pages", "questions", "misconceptions", "stuck", "learners", "answers")
+    st.subheader(_("Download (CSV)"))
     columns = st.columns(3)
-    for n, name in enumerate(names):
+    for n, (name, label) in enumerate(DOWNLOADS.items()):
         columns[n % 3].download_button(
-            f"{name.capitalize()}.csv",
+            _(label),
             functools.partial(_fresh, code, key, name),
             file_name=f"{s.code}-{name}.csv",
             mime="text/csv",
@@ -344,10 +380,10 @@ def downloads(s: ClassSummary, code: str, key: str) -> None:
 
 
 def delete(text: dict[str, str], s: ClassSummary, code: str, key: str) -> None:
-    with st.expander("Delete this class"):
+    with st.expander(_("Delete this class")):
         with st.form("teach_delete"):
             sure = st.checkbox(text["Delete sure"])
-            if not st.form_submit_button("Delete the class and every answer"):
+            if not st.form_submit_button(_("Delete the class and every answer")):
                 return
         if not sure:
             st.warning(text["Delete unsure"])

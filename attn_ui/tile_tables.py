@@ -12,16 +12,26 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.tiled import TileStep
+from attn_lessons.i18n import N_, _
 from attn_ui.tables import labels
 
-COLUMNS = ("m before", "m (row max so far)", "rescale exp(m before − m)", "l (sum so far)")
+# the columns' names, translated where drawn (`running_table` and `running_columns` alike)
+COLUMNS = (
+    N_("m before"),
+    N_("m (row max so far)"),
+    N_("rescale exp(m before − m)"),
+    N_("l (sum so far)"),
+)
 # Short headers, so that the four columns fit beside the query on a phone (390 px); each
 # header's tooltip says what its column holds.
 HEADERS = {
-    COLUMNS[0]: ("m before", "The row's largest score in the blocks before this one."),
-    COLUMNS[1]: ("m so far", "The row's largest score so far, this block included."),
-    COLUMNS[2]: ("rescale", "exp(m before − m): what l and u are multiplied by for the new m."),
-    COLUMNS[3]: ("l so far", "The sum so far of exp(s − m) over the keys read."),
+    COLUMNS[0]: (N_("m before"), N_("The row's largest score in the blocks before this one.")),
+    COLUMNS[1]: (N_("m so far"), N_("The row's largest score so far, this block included.")),
+    COLUMNS[2]: (
+        N_("rescale"),
+        N_("exp(m before − m): what l and u are multiplied by for the new m."),
+    ),
+    COLUMNS[3]: (N_("l so far"), N_("The sum so far of exp(s − m) over the keys read.")),
 }
 
 
@@ -39,18 +49,18 @@ def running_table(step: TileStep, before: TileStep | None, tokens: Sequence[str]
     rescale = ["—"] * len(step.m) if before is None else [number(c) for c in step.rescale]
     return pd.DataFrame(
         {
-            COLUMNS[0]: [number(x) for x in m_before],
-            COLUMNS[1]: [number(x) for x in step.m],
-            COLUMNS[2]: rescale,
-            COLUMNS[3]: [number(x) for x in step.l],
+            _(COLUMNS[0]): [number(x) for x in m_before],
+            _(COLUMNS[1]): [number(x) for x in step.m],
+            _(COLUMNS[2]): rescale,
+            _(COLUMNS[3]): [number(x) for x in step.l],
         },
-        index=pd.Index(labels(tokens), name="query"),
+        index=pd.Index(labels(tokens), name=_("query")),
     )
 
 
 def running_columns() -> dict:
     """`running_table`'s headers for st.dataframe's column_config: short, with tooltips."""
     return {
-        name: st.column_config.TextColumn(label, help=help)
+        _(name): st.column_config.TextColumn(_(label), help=_(help))
         for name, (label, help) in HEADERS.items()
     }

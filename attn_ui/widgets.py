@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import masking
+from attn_lessons.i18n import _
 from attn_ui import state
 from attn_ui.frame import fill
 from attn_ui.tables import labels, table_height
@@ -88,10 +89,13 @@ def custom_mask(preset: np.ndarray, tokens, s, text: dict[str, str]) -> np.ndarr
     """The custom-mask toggle and, when it is on, the grid of ticks; returns the mask to use.
 
     s : the lesson settings (mask preset, by-hand layout); text : the page's lesson sections."""
-    if not st.toggle("Edit the mask cell by cell (custom mask)", key="mask_custom"):
+    if not st.toggle(_("Edit the mask cell by cell (custom mask)"), key="mask_custom"):
         st.caption(text["The mask presets"])
         return preset
-    grid = "Columns are queries, rows are keys" if s.columns else "Rows are queries, columns keys"
+    if s.columns:
+        grid = _("Columns are queries, rows are keys")
+    else:
+        grid = _("Rows are queries, columns keys")
     st.caption(fill(text["Editing the mask"], grid=grid))
     key = f"mask_editor_{s.mask}_{s.n_pad}_{s.window}_{s.columns}"  # a new grid per preset
     return mask_editor(preset, tokens, key=key, columns=s.columns)

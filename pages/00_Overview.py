@@ -9,6 +9,7 @@ words, the rest across the page.
 
 import streamlit as st
 
+from attn_lessons.i18n import _, ngettext
 from attn_ui import compute, controls, frame, settings, tables
 from attn_ui.figures import canvas_grid
 from attn_ui.figures.matrix import oriented_figure
@@ -34,18 +35,18 @@ class Figures:
         name,
         by_hand_name=None,
         kind="signed",
-        row_title="query",
-        col_title="key",
+        row_title=None,
+        col_title=None,
     ) -> dict:
-        fig, m, rows, cols, _ = oriented_figure(
+        fig, m, rows, cols, _shown = oriented_figure(
             m,
             rows,
             cols,
             name=name,
             by_hand_name=by_hand_name,
             kind=kind,
-            row_title=row_title,
-            col_title=col_title,
+            row_title=_("query") if row_title is None else row_title,
+            col_title=_("key") if col_title is None else col_title,
             columns=self.s.columns,
             show_numbers=self.s.show_numbers,
         )
@@ -60,14 +61,14 @@ def pipeline() -> None:
         run = compute.lesson_run(s, multi=s.n_heads > 1)
     t, tok = run.trace, run.tokens
     fig = Figures(s)
-    feat = {"row_title": "token", "col_title": "feature"}
+    feat = {"row_title": _("token"), "col_title": _("feature")}
     k_cols, v_cols = tables.features(t.d_k, "k"), tables.features(t.d_v, "v")
     x = fig(
         run.x,
         tok,
         tables.features(run.x.shape[1]),
         name="X",
-        by_hand_name="X (features × tokens)",
+        by_hand_name=_("X (features × tokens)"),
         **feat,
     )
     projections = ((t.q, "Q", k_cols), (t.k, "K", k_cols), (t.v, "V", v_cols))
@@ -79,7 +80,7 @@ def pipeline() -> None:
         canvas_grid.section(
             [x, canvas_grid.arrow(), *qkv],
             widths=[1.2, 0.15, 1, 1, 1],
-            heading="1. Embeddings and projections",
+            heading=_("1. Embeddings and projections"),
         ),
         canvas_grid.section(
             [
@@ -88,34 +89,39 @@ def pipeline() -> None:
                     t.masked,
                     tok,
                     tok,
-                    name=f"S × {t.scale:.3g} (+ mask)",
-                    by_hand_name="scaled Kᵀ Q (+ mask)",
+                    name=_("S × {scale} (+ mask)").format(scale=f"{t.scale:.3g}"),
+                    by_hand_name=_("scaled Kᵀ Q (+ mask)"),
                 ),
                 fig(
                     t.weights,
                     tok,
                     tok,
-                    name="A = softmax by row",
-                    by_hand_name="A (columns sum to 1)",
+                    name=_("A = softmax by row"),
+                    by_hand_name=_("A (columns sum to 1)"),
                     kind="weights",
                 ),
                 fig(t.output, tok, v_cols, name="Z = A V", by_hand_name="Z = V A", **feat),
             ],
             widths=[1, 1],
-            heading="2. Scores, scaling, softmax, output",
+            heading=_("2. Scores, scaling, softmax, output"),
         ),
     ]
     if run.multi is not None:
         mh = run.multi
         heads = [
-            fig(h.weights, tok, tok, name=f"head {i}: A", kind="weights")
+            fig(h.weights, tok, tok, name=_("head {i}: A").format(i=i), kind="weights")
             for i, h in enumerate(mh.heads)
         ]
         sections.append(
             canvas_grid.section(
                 heads,
                 widths=[1] * min(mh.n_heads, 2),  # wider than 2 across: labels would overlap
-                heading=f"3. {mh.n_heads} heads side by side, then W_O",
+                # n_heads > 1 here: the English singular is never shown
+                heading=ngettext(
+                    "3. {n} head side by side, then W_O",
+                    "3. {n} heads side by side, then W_O",
+                    mh.n_heads,
+                ).format(n=mh.n_heads),
                 caption=text["Heads side by side"],
             )
         )
@@ -126,8 +132,8 @@ def pipeline() -> None:
                         mh.output,
                         tok,
                         tables.features(mh.output.shape[1]),
-                        name="concat(heads) W_O",
-                        by_hand_name="W_Oᵀ concat(heads)ᵀ",
+                        name=_("concat(heads) W_O"),
+                        by_hand_name=_("W_Oᵀ concat(heads)ᵀ"),
                         **feat,
                     ),
                 ],
@@ -141,7 +147,8 @@ def pipeline() -> None:
     with words:
         where.show(__file__, run, s)
     canvas_grid.show(sections[1:], key="ov_figures")
-    tables.numbers_of("Numbers of every matrix (tables, CSV download)", fig.tables, key="ov")
+    label = _("Numbers of every matrix (tables, CSV download)")
+    tables.numbers_of(label, fig.tables, key="ov")
     checks.show(__file__, run, s, whole_page=True)  # in the fragment: a new sentence, new questions
 
 

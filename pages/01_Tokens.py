@@ -4,6 +4,7 @@ import streamlit as st
 
 from attn_core.labs import similarity
 from attn_core.text import repeated_tokens
+from attn_lessons.i18n import _, ngettext
 from attn_ui import controls, frame, step_tables, tables
 from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
@@ -21,17 +22,17 @@ def lesson() -> None:
     tok, x = run.tokens, run.x
     common = {"columns": s.columns, "show_numbers": s.show_numbers}
 
-    what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
     with frame.beside(text) as words:
-        st.subheader(f"1. X: one {what} per token")
+        # the by-hand layout: tokens are columns
+        st.subheader(_("1. X: one column per token") if s.columns else _("1. X: one row per token"))
         matrix(
             x,
             tok,
             tables.features(x.shape[1]),
             name="X",
-            by_hand_name="X (features × tokens)",
-            row_title="token",
-            col_title="feature",
+            by_hand_name=_("X (features × tokens)"),
+            row_title=_("token"),
+            col_title=_("feature"),
             key="tok_x",
             **common,
         )
@@ -44,20 +45,24 @@ def lesson() -> None:
     with words:
         where.show(__file__, run, s)
 
-    st.subheader(f"2. Your sentence as {len(tok)} tokens")
+    # English says "tokens" even of one: both forms the same, as before
+    n = len(tok)
+    st.subheader(
+        ngettext("2. Your sentence as {n} tokens", "2. Your sentence as {n} tokens", n).format(n=n)
+    )
     with st.columns([1, 1.4])[0]:  # three short columns: a table as wide as before
         height = min(36 + 35 * len(tok), 560)  # every token without scrolling, up to 15
         st.dataframe(step_tables.token_table(tok), key="tok_tokens", width="stretch", height=height)
 
-    st.subheader("3. Which tokens look alike? Cosine similarity of the rows")
+    st.subheader(_("3. Which tokens look alike? Cosine similarity of the rows"))
     matrix(
         similarity.cosine_similarity(x),
         tok,
         tok,
         name="cos(xᵢ, xⱼ)",
         by_hand_name="cos(xᵢ, xⱼ)",
-        row_title="token",
-        col_title="token",
+        row_title=_("token"),
+        col_title=_("token"),
         key="tok_cos",
         **common,
     )

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.figures.matrix import matrix
 from attn_ui.path import checks, where
@@ -21,7 +22,7 @@ def lesson() -> None:
     k_cols = tables.features(t.d_k, "k")
 
     with frame.beside(text, ratio=(2, 1)) as words:
-        st.subheader("1. Q and K transposed: the inner sizes meet")
+        st.subheader(_("1. Q and K transposed: the inner sizes meet"))
         c = st.columns([1.6, 1] if s.columns else [1, 1.6])  # the wide matrix gets the room
         with c[0]:
             matrix(
@@ -29,9 +30,9 @@ def lesson() -> None:
                 tok,
                 k_cols,
                 name="Q",
-                by_hand_name="Q (features × tokens)",
-                row_title="query token",
-                col_title="feature",
+                by_hand_name=_("Q (features × tokens)"),
+                row_title=_("query token"),
+                col_title=_("feature"),
                 key="sc_q",
                 **common,
             )
@@ -41,16 +42,16 @@ def lesson() -> None:
                 k_cols,
                 tok,
                 name="Kᵀ",
-                by_hand_name="Kᵀ (tokens × features)",
-                row_title="feature",
-                col_title="key token",
+                by_hand_name=_("Kᵀ (tokens × features)"),
+                row_title=_("feature"),
+                col_title=_("key token"),
                 key="sc_kt",
                 **common,
             )
     with words:
         where.show(__file__, run, s)
 
-    st.subheader("2. S = Q Kᵀ: hover over a cell to see its sum of products")
+    st.subheader(_("2. S = Q Kᵀ: hover over a cell to see its sum of products"))
     c = st.columns([1.5, 1])
     with c[0]:
         matrix(
@@ -58,21 +59,24 @@ def lesson() -> None:
             tok,
             tok,
             name="S = Q Kᵀ",
-            by_hand_name="S by hand = Kᵀ Q",
+            by_hand_name=_("S by hand = Kᵀ Q"),
             hover=step_tables.dot_hover(t.q, t.k, t.scores),
             key="sc_s",
             **common,
         )
     with c[1]:
-        st.markdown("**One score, worked out**")
-        i = widgets.pick_token(tok, label="query token i", key="sc_query", default=0)
-        j = widgets.pick_token(tok, label="key token j", key="sc_key", default=1)
+        st.markdown(_("**One score, worked out**"))
+        i = widgets.pick_token(tok, label=_("query token i"), key="sc_query", default=0)
+        j = widgets.pick_token(tok, label=_("key token j"), key="sc_key", default=1)
         st.dataframe(step_tables.dot_table(t.q, t.k, i, j), key="sc_dot", width="stretch")
         # plain text, one line of products per line: st.code would load the browser's syntax
         # highlighter, a fifth of this page's first open (bench/bench_pages.py)
         st.text(f"q{i} · k{j} = " + step_tables.dot_sum(t.q[i], t.k[j], t.scores[i, j]))
-        cell = f"row {j}, column {i} of Kᵀ Q" if s.columns else f"row {i}, column {j} of S"
-        st.caption(f"This is S[{i}, {j}]: {cell}.")
+        if s.columns:
+            cell = _("This is S[{i}, {j}]: row {j}, column {i} of Kᵀ Q.")
+        else:
+            cell = _("This is S[{i}, {j}]: row {i}, column {j} of S.")
+        st.caption(cell.format(i=i, j=j))
 
     checks.show(__file__, run, s, whole_page=True)
 

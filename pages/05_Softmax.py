@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attn_core.labs import softmax_facts, weighted_sum
+from attn_lessons.i18n import _
 from attn_ui import controls, frame, step_tables, widgets
 from attn_ui.figures import bars, panels
 from attn_ui.path import checks, where
@@ -20,47 +21,55 @@ def lesson() -> None:
     s, run = where.lesson_start(__file__)
     t, tok, tau = run.trace, run.tokens, run.trace.temperature
 
-    what = "column" if s.columns else "row"  # the by-hand layout: tokens are columns
+    by_hand = s.columns  # the by-hand layout: tokens are columns
     with frame.beside(text, ratio=(2, 1)) as words:
-        st.subheader(f"1. {what.capitalize()} by {what}: scores in, distributions out")
+        if by_hand:
+            st.subheader(_("1. Column by column: scores in, distributions out"))
+        else:
+            st.subheader(_("1. Row by row: scores in, distributions out"))
         c = st.columns(2)
         with c[0]:
             panels.square(
-                t.masked, tok, s, name="S / √d_k + M", by_hand="scaled Kᵀ Q (+ M)", key="sm_in"
+                t.masked, tok, s, name="S / √d_k + M", by_hand=_("scaled Kᵀ Q (+ M)"), key="sm_in"
             )
         with c[1]:
-            name = f"A = softmax by row, τ = {tau:g}"
+            name = _("A = softmax by row, τ = {tau}").format(tau=f"{tau:g}")
             panels.square(
                 t.weights,
                 tok,
                 s,
                 name=name,
-                by_hand="A (columns sum to 1)",
+                by_hand=_("A (columns sum to 1)"),
                 key="sm_a",
                 kind="weights",
             )
-        st.markdown(f"**Every {what} sums to 1**")
-        step_tables.sums_table(
-            {f"{what} sum of A": weighted_sum.row_sums(t.weights)}, tok, key="sm_sums"
-        )
+        st.markdown(_("**Every column sums to 1**") if by_hand else _("**Every row sums to 1**"))
+        heading = _("column sum of A") if by_hand else _("row sum of A")
+        step_tables.sums_table({heading: weighted_sum.row_sums(t.weights)}, tok, key="sm_sums")
     with words:
         where.show(__file__, run, s)
 
-    st.subheader("2. One query up close")
-    i = widgets.pick_token(tok, label=f"Query token ({what} of A)", key="sm_query", default=1)
+    st.subheader(_("2. One query up close"))
+    label = _("Query token (column of A)") if by_hand else _("Query token (row of A)")
+    i = widgets.pick_token(tok, label=label, key="sm_query", default=1)
     row = softmax_facts.softmax_steps(t, i)
-    scores = bars.row_bars(row.divided, tok, title=f"Scores of {what} {i}, ÷ τ", y_title="s / τ")
+    title = _("Scores of column {i}, ÷ τ") if by_hand else _("Scores of row {i}, ÷ τ")
+    scores = bars.row_bars(row.divided, tok, title=title.format(i=i), y_title="s / τ")
+    title = _("Weights of column {i}") if by_hand else _("Weights of row {i}")
     weights = bars.row_bars(
-        row.weights, tok, title=f"Weights of {what} {i}", y_title="weight", y_range=(0, 1.1)
+        row.weights, tok, title=title.format(i=i), y_title=_("weight"), y_range=(0, 1.1)
     )
     panels.charts([scores, weights], "sm_bars")
     st.markdown(frame.fill(text["The max trick"], total=f"{row.total:.4f}"))
     step_tables.softmax_table(row, tok, key="sm_steps")
 
-    st.subheader("3. Temperature: sharper or flatter")
+    st.subheader(_("3. Temperature: sharper or flatter"))
     taus = sorted({*SWEEP, tau})
     sweep = softmax_facts.temperature_sweep(t.masked[i], taus)
-    title = f"Weights of {what} {i} at several temperatures"
+    if by_hand:
+        title = _("Weights of column {i} at several temperatures").format(i=i)
+    else:
+        title = _("Weights of row {i} at several temperatures").format(i=i)
     panels.sweep_chart(sweep, taus, tau, tok, title=title, s=s, key="sm_sweep")
     st.caption(text["Temperature"])
 

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attn_core.labs import weighted_sum
+from attn_lessons.i18n import _
 from attn_ui import controls, frame, step_tables, tables, widgets
 from attn_ui.figures import bars, panels
 from attn_ui.path import checks, where
@@ -20,21 +21,21 @@ def lesson() -> None:
     v_cols = tables.features(t.d_v, "v")
 
     with frame.beside(text, ratio=(2, 1)) as words:
-        st.subheader("1. Weights times values")
+        st.subheader(_("1. Weights times values"))
         c = st.columns([1, 1, 1] if s.columns else [1.2, 0.8, 0.8])  # by hand, V and Z are wide
         with c[0]:
             panels.square(
                 t.weights,
                 tok,
                 s,
-                name="A (rows sum to 1)",
-                by_hand="A (columns sum to 1)",
+                name=_("A (rows sum to 1)"),
+                by_hand=_("A (columns sum to 1)"),
                 kind="weights",
                 key="ws_a",
             )
         with c[1]:
             panels.per_token(
-                t.v, tok, v_cols, s, name="V", by_hand="V (features × tokens)", key="ws_v"
+                t.v, tok, v_cols, s, name="V", by_hand=_("V (features × tokens)"), key="ws_v"
             )
         with c[2]:
             panels.per_token(
@@ -43,15 +44,23 @@ def lesson() -> None:
     with words:
         where.show(__file__, run, s)
 
-    what = "Column" if s.columns else "Row"  # token i's output in the by-hand layout is a column
-    st.subheader(f"2. One output {what.lower()}, taken apart")
-    i = widgets.pick_token(tok, label=f"Output {what.lower()} of token", key="ws_query", default=1)
+    by_hand = s.columns  # token i's output in the by-hand layout is a column
+    what = _("Column") if by_hand else _("Row")  # fills the lesson's sentence
+    if by_hand:
+        st.subheader(_("2. One output column, taken apart"))
+    else:
+        st.subheader(_("2. One output row, taken apart"))
+    label = _("Output column of token") if by_hand else _("Output row of token")
+    i = widgets.pick_token(tok, label=label, key="ws_query", default=1)
     parts = weighted_sum.weighted_sum_parts(t.weights[i], t.v)
     total = f"{weighted_sum.row_sums(t.weights[i]):.4f}"
     st.markdown(frame.fill(text["One output row"], what=what, i=i, last=len(tok) - 1, total=total))
     c = st.columns([1.1, 1])
     with c[0]:
-        title = f"{what} {i} of Z: the value rows' shares, stacked"
+        if by_hand:
+            title = _("Column {i} of Z: the value rows' shares, stacked").format(i=i)
+        else:
+            title = _("Row {i} of Z: the value rows' shares, stacked").format(i=i)
         stack = bars.stacked_parts(parts, tok, v_cols, t.output[i], title=title)
         panels.charts([stack], "ws_stack", per_row=1)
     with c[1]:
@@ -61,8 +70,8 @@ def lesson() -> None:
             v_cols,
             s,
             name=f"a_{i},j × v_j",
-            row_title="key j",
-            by_hand=f"shares of column {i} of Z",
+            row_title=_("key j"),
+            by_hand=_("shares of column {i} of Z").format(i=i),
             key="ws_parts",
         )
     st.markdown(text["Adding the shares"])

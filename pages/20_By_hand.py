@@ -4,6 +4,7 @@ import streamlit as st
 
 from attn_core.by_hand.compare import compare_exact
 from attn_core.by_hand.trace import hand_attention
+from attn_lessons.i18n import _
 from attn_ui import frame
 from attn_ui.by_hand import inputs, steps
 from attn_ui.by_hand.grids import tokens
@@ -21,7 +22,7 @@ last = steps.stepper()
 with frame.beside(text):  # the givens, the lesson's words beside them
     steps.render(0, trace, cmp, 0, text, per_row=2)
 follow = st.selectbox(
-    "Token to follow in the working",
+    _("Token to follow in the working"),
     range(trace.tokens),
     format_func=lambda j: tokens(trace.tokens)[j],
     key="hand_follow",
@@ -30,7 +31,7 @@ for n in range(1, last + 1):
     steps.render(n, trace, cmp, follow, text)
 if last < len(steps.STEPS) - 1:
     st.button(
-        "Next step",
+        _("Next step"),
         key="hand_next_bottom",
         on_click=steps.move,
         args=(1,),

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui import frame
 from attn_ui.by_hand import practice
 from attn_ui.by_hand.grids import exercise, exercise_controls, givens
@@ -15,15 +16,28 @@ with frame.stop_on_error():
 
 # the givens, the lesson's words beside them; the grid to fill in gets the page's width
 with frame.beside(text):
-    st.subheader("The givens")
-    st.caption(
-        f"Seed {ex.seed}: {ex.tokens} tokens, {ex.features} features, d_k = {ex.d_k}"
-        + (", two heads (head h uses rows h d1.. of each W)" if ex.n_heads > 1 else "")
-        + ("; causal: query j sees keys 1..j only" if ex.causal else "")
-    )
+    st.subheader(_("The givens"))
+    if ex.n_heads > 1 and ex.causal:
+        about = _(
+            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads "
+            "(head h uses rows h d1.. of each W); causal: query j sees keys 1..j only"
+        )
+    elif ex.n_heads > 1:
+        about = _(
+            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads "
+            "(head h uses rows h d1.. of each W)"
+        )
+    elif ex.causal:
+        about = _(
+            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}; causal: query j "
+            "sees keys 1..j only"
+        )
+    else:
+        about = _("Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}")
+    st.caption(about.format(seed=ex.seed, tokens=ex.tokens, features=ex.features, d_k=ex.d_k))
     givens(ex, "practice_given", per_row=2)
 
-st.subheader("Your turn")
+st.subheader(_("Your turn"))
 trace, step = practice.pick(ex)
 practice.earlier(trace, step)
 key = practice.grid_key(ex, trace, step)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui import frame
 from attn_ui.by_hand import sheets
 from attn_ui.by_hand.grids import exercise, exercise_controls, givens
@@ -14,17 +15,17 @@ with frame.stop_on_error():
     ex = exercise(**settings)
 
 with frame.beside(text):  # the sheet's givens, the lesson's words beside them
-    st.subheader("The sheet")
+    st.subheader(_("The sheet"))
     sheets.header(ex)
     givens(ex, "sheets_given", per_row=2)
     st.caption(text["The givens"])
     sheets.rules(ex)
 
-st.subheader("Download this sheet")
+st.subheader(_("Download this sheet"))
 paper = sheets.paper()
 sheets.downloads(paper, settings)
 
-st.subheader("A class set: a different sheet for every student")
+st.subheader(_("A class set: a different sheet for every student"))
 sheets.class_set(paper, settings)
 
 frame.footer(__file__)

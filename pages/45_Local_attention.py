@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from attn_core.labs import local
+from attn_lessons.i18n import _, ngettext
 from attn_ui import compute, controls, frame, notices
 from attn_ui.figures import lab_charts as charts
 from attn_ui.figures import panels
@@ -22,9 +23,9 @@ notices.warn_tokens(tok)
 n = len(tok)
 
 with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the words beside
-    st.subheader("1. Global against local weights")
+    st.subheader(_("1. Global against local weights"))
     width = st.slider(
-        "Window w: neighbours each token sees on each side", 0, 16, 2, key="local_width"
+        _("Window w: neighbours each token sees on each side"), 0, 16, 2, key="local_width"
     )
     if width >= n - 1:
         st.info(frame.fill(text["A window as wide as the sentence"], w=width, n=n))
@@ -36,14 +37,14 @@ with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the wor
             g.weights,
             tok,
             tok,
-            name="Global: softmax(S/√d_k)",
+            name=_("Global: softmax(S/√d_k)"),
             kind="weights",
-            by_hand_name="Global, by column",
+            by_hand_name=_("Global, by column"),
             key="local_global",
             **common,
         )
     with c[1]:
-        name = f"Local, w = {width}: softmax(S/√d_k + M)"
+        name = _("Local, w = {w}: softmax(S/√d_k + M)").format(w=width)
         matrix(
             t.weights,
             tok,
@@ -57,27 +58,36 @@ with frame.beside(text, ratio=(2, 1)):  # the two heatmaps side by side, the wor
         )
     st.caption(text["The band"])
 
-st.subheader("2. What the window saves")
+st.subheader(_("2. What the window saves"))
 full, band = local.n_scores(n), local.n_scores(n, width)
 m = st.columns(3)
-m[0].metric(f"Global: T² (T = {n})", f"{full:,} scores")
-m[1].metric("Local: T(2w+1) − w(w+1)", f"{band:,} scores")
-m[2].metric("Saved", f"{1 - band / full:.0%}")
+
+
+def scores(count: int) -> str:
+    """'1,024 scores'; English says "scores" even of one: both forms the same, as before."""
+    return ngettext("{n} scores", "{n} scores", count).format(n=f"{count:,}")
+
+
+m[0].metric(_("Global: T² (T = {n})").format(n=n), scores(full))
+m[1].metric(_("Local: T(2w+1) − w(w+1)"), scores(band))
+m[2].metric(_("Saved"), f"{1 - band / full:.0%}")
 ts = sorted({n, *COUNT_TS})
 full_ts, band_ts = local.score_counts(ts, width)
 c = st.columns([1.4, 1])
 with c[0]:
     fig = charts.loglog(
-        f"Scores per head against T (w = {width})",
+        _("Scores per head against T (w = {w})").format(w=width),
         "T",
-        "scores",
-        [("global: T²", ts, full_ts), (f"local: w = {width}", ts, band_ts)],
+        _("scores"),
+        [(_("global: T²"), ts, full_ts), (_("local: w = {w}").format(w=width), ts, band_ts)],
         ticks=COUNT_TS,
-        mark=(n, f"your T = {n}"),
+        mark=(n, _("your T = {n}").format(n=n)),
     )
     panels.chart(fig, "local_counts_chart")
 with c[1]:
-    counts = pd.DataFrame({"T": ts, "global: T²": full_ts, f"local, w = {width}": band_ts})
+    counts = pd.DataFrame(
+        {"T": ts, _("global: T²"): full_ts, _("local, w = {w}").format(w=width): band_ts}
+    )
     st.dataframe(counts, key="local_counts", hide_index=True, height="content")
 
 frame.footer(__file__)

@@ -3,7 +3,8 @@ causal attention growing a row per token."""
 
 import streamlit as st
 
-from attn_ui import frame
+from attn_lessons.i18n import _
+from attn_ui import decoder_views, frame
 from attn_ui import generate_view as view
 from attn_ui.compute import generate as gen
 from attn_ui.compute.decoder import PROMPT_TOKENS, smollm
@@ -13,6 +14,7 @@ from attn_ui.settings import MAX_NEW_TOKENS
 # the lesson's words come under the text written: on a laptop's first screen the text
 # appears right under the Write button
 text = frame.page(__file__)
+decoder_views.language_note()  # SmolLM2's Spanish and Chinese are weak: said
 smollm()  # loaded once per server, before the first widget
 asked = view.prompt_form()
 if asked is None and view.report_interrupted():  # cut off, and the learner asks again
@@ -52,10 +54,10 @@ if "gen_written" in st.session_state:
 
 # how the box is read, after what it wrote: on a phone it pushed the triangle past the goal
 st.markdown(frame.fill(text["Your prompt"], tokens=PROMPT_TOKENS, new=MAX_NEW_TOKENS))
-st.markdown("## The idea")
+st.markdown("## " + _("The idea"))
 frame.intro(text, frame.WORDS)
 
-with st.expander("Inside each block: RMSNorm and SwiGLU"):
+with st.expander(_("Inside each block: RMSNorm and SwiGLU")):
     st.markdown(text["Inside each block"])
 
 frame.footer(__file__)

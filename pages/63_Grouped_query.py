@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from attn_core.labs import grouped_query as gq
+from attn_lessons.i18n import _
 from attn_ui import decoder_views, formats, frame, widgets
 from attn_ui.compute import decoder
 from attn_ui.figures import decoder_charts, panels
@@ -13,6 +14,7 @@ from attn_ui.figures.matrix import matrix
 CONTEXTS = (128, 256, 512, 1024, 2048, 4096, 8192)
 
 text = frame.page(__file__)
+decoder_views.language_note()  # SmolLM2's Spanish and Chinese are weak: said
 run = decoder_views.prompt_run()
 config = decoder.smollm().config
 n_heads, n_kv = config["n_heads"], config["n_kv_heads"]
@@ -21,47 +23,56 @@ group = gq.group_size(n_heads, n_kv)
 reads = np.zeros((n_heads, n_kv))
 reads[np.arange(n_heads), [gq.kv_head_of(h, group) for h in range(n_heads)]] = 1
 with frame.beside(text):
-    st.subheader(f"1. The grouping: {n_heads} query heads, {n_kv} K/V heads")
+    st.subheader(
+        _("1. The grouping: {n} query heads, {n_kv} K/V heads").format(n=n_heads, n_kv=n_kv)
+    )
     matrix(
         reads,
-        [f"query head {h}" for h in range(n_heads)],
-        [f"K/V head {g}" for g in range(n_kv)],
-        name="Which K/V head each query head reads",
+        [_("query head {h}").format(h=h) for h in range(n_heads)],
+        [_("K/V head {g}").format(g=g) for g in range(n_kv)],
+        name=_("Which K/V head each query head reads"),
         kind="weights",
-        row_title="query head",
-        col_title="K/V head",
+        row_title=_("query head"),
+        col_title=_("K/V head"),
         key="gqa_reads",
     )
     st.markdown(text["The grouping"])
     for g, col in enumerate(st.columns(n_kv)):
         with col.container(border=True):
-            st.markdown(f"**K/V head {g}**: one K and one V, 64 numbers each per token")
             st.markdown(
-                "\n".join(f"- query head {h} reads it" for h in gq.query_heads_of(g, group))
+                _("**K/V head {g}**: one K and one V, 64 numbers each per token").format(g=g)
+            )
+            st.markdown(
+                "\n".join(
+                    "- " + _("query head {h} reads it").format(h=h)
+                    for h in gq.query_heads_of(g, group)
+                )
             )
 
-st.subheader("2. One group on your sentence")
+st.subheader(_("2. One group on your sentence"))
 st.markdown(text["One group on your sentence"])
 c = st.columns(2)
-layer = c[0].slider("Layer", 0, config["n_layers"] - 1, **widgets.remembered("gqa", "layer", 0))
+layer = c[0].slider(_("Layer"), 0, config["n_layers"] - 1, **widgets.remembered("gqa", "layer", 0))
 g = c[1].radio(
-    "Group (K/V head)",
+    _("Group (K/V head)"),
     range(n_kv),
     horizontal=True,
-    format_func=lambda i: f"K/V head {i}: query heads {gq.query_heads_of(i, group)}",
+    format_func=lambda i: _("K/V head {i}: query heads {heads}").format(
+        i=i, heads=gq.query_heads_of(i, group)
+    ),
     **widgets.remembered("gqa", "group", 0),
 )
 heads = gq.query_heads_of(g, group)
 weights = run.attentions[layer, heads]  # (group, T, T)
 tokens = [formats.token(t) for t in run.tokens]
-st.caption(formats.TOKEN_NOTE)
+st.caption(_(formats.TOKEN_NOTE))
 for h, col in zip(heads, st.columns(group), strict=True):
     with col:
         matrix(
             run.attentions[layer, h],
             tokens,
             tokens,
-            name=f"L{layer} query head {h} (K/V {g}): A",
+            name=_("L{layer} query head {h} (K/V {g}): A").format(layer=layer, h=h, g=g),
             kind="weights",
             narrow=True,
             key=f"gqa_head{h - heads[0]}",
@@ -81,16 +92,18 @@ with right:
         run.keys[layer, g],
         tokens,
         [f"f{j}" for j in range(config["head_dim"])],
-        name=f"L{layer} K of K/V head {g}, after RoPE: shared by heads {heads}",
-        row_title="key token",
-        col_title="feature",
+        name=_("L{layer} K of K/V head {g}, after RoPE: shared by heads {heads}").format(
+            layer=layer, g=g, heads=heads
+        ),
+        row_title=_("key token"),
+        col_title=_("feature"),
         key="gqa_k",
     )
 
-st.subheader("3. The cache: MHA, GQA, MQA")
+st.subheader(_("3. The cache: MHA, GQA, MQA"))
 st.markdown(text["The cache"])
 context = st.select_slider(
-    "Context length (tokens)",
+    _("Context length (tokens)"),
     CONTEXTS,
     **widgets.remembered("gqa", "context", CONTEXTS[-1]),
 )
@@ -99,7 +112,7 @@ st.dataframe(
     hide_index=True,
     key="gqa_cache",
 )
-st.caption(formats.SIZE_NOTE)
+st.caption(_(formats.SIZE_NOTE))
 t = np.arange(0, CONTEXTS[-1] + 1, 64)
 growth = gq.cache_growth(
     config["n_layers"], n_heads, n_kv, config["head_dim"], t

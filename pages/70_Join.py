@@ -4,6 +4,7 @@ saved for the class (attn_ui.path.membership)."""
 import streamlit as st
 
 from attn_class import StoreUnavailable, show_code
+from attn_lessons.i18n import _
 from attn_ui import frame
 from attn_ui.path import membership
 
@@ -27,7 +28,7 @@ except StoreUnavailable:
 else:
     down = False
 
-st.header("Your class")  # h2 under the h1 title (axe-core's heading-order)
+st.header(_("Your class"))  # h2 under the h1 title (axe-core's heading-order)
 said = st.session_state.pop("join_said", None)
 if said == "Left":
     st.success(text["Left"], icon=":material/logout:")
@@ -48,21 +49,21 @@ if me and not down:
     with st.form("join_leave"):
         sure = st.checkbox(text["Leave sure"], key="join_leave_sure")
         st.form_submit_button(
-            "Leave the class", on_click=lambda: _leave(st.session_state.join_leave_sure)
+            _("Leave the class"), on_click=lambda: _leave(st.session_state.join_leave_sure)
         )
 elif not down:
     with st.form("join_form"):
         code = st.text_input(
-            "Class code",
+            _("Class code"),
             value=st.query_params.get("code", ""),
             max_chars=20,
             placeholder="K7QM-3XRP",
             key="join_code",
         )
         nickname = st.text_input(
-            "Nickname", max_chars=40, help=text["Nickname help"], key="join_nickname"
+            _("Nickname"), max_chars=40, help=text["Nickname help"], key="join_nickname"
         )
-        joined = st.form_submit_button("Join the class", type="primary", key="join_submit")
+        joined = st.form_submit_button(_("Join the class"), type="primary", key="join_submit")
     if joined:
         try:
             membership.join(code, nickname)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui import frame, teacher
 
 text = frame.page(__file__)
@@ -14,7 +15,7 @@ if found:
 else:
     if st.query_params.get("code"):
         st.info(text["No key"], icon=":material/key:")
-    st.header("Create a class")  # h2 under the h1 title (axe-core's heading-order)
+    st.header(_("Create a class"))  # h2 under the h1 title (axe-core's heading-order)
     teacher.create(text)
     frame.intro(text, frame.WORDS[:2])
 

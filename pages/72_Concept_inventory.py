@@ -5,13 +5,14 @@ import streamlit as st
 
 from attn_class import POST, PRE, gain
 from attn_lessons import inventory
+from attn_lessons.i18n import N_, _
 from attn_ui import frame
 from attn_ui.path import checks, membership
 
 text = frame.page(__file__)
 PAGES = {"pre": PRE, "post": POST}
 DONE = "inv_done"  # session key: form -> (right, questions, [(item, given)])
-LABELS = {"pre": "Before the lessons", "post": "After the lessons"}
+LABELS = {"pre": N_("Before the lessons"), "post": N_("After the lessons")}  # shown through _
 
 
 def _key(form: str, item: inventory.Item) -> str:
@@ -40,17 +41,17 @@ done = st.session_state.get(DONE, {})
 asked = st.query_params.get("form")
 form = asked if asked in inventory.FORMS else ("post" if "pre" in done else "pre")
 chosen = st.radio(
-    "Form",
+    _("Form"),
     inventory.FORMS,
     index=inventory.FORMS.index(form),
-    format_func=LABELS.get,
+    format_func=lambda v: _(LABELS[v]),
     horizontal=True,
     key=f"inv_form_{form}",
 )
 if chosen and chosen != form:
     st.query_params["form"] = chosen
     st.rerun()
-st.header(LABELS[form])  # h2 under the h1 title (axe-core's heading-order)
+st.header(_(LABELS[form]))  # h2 under the h1 title (axe-core's heading-order)
 st.markdown(text["Before"] if form == "pre" else text["After"])
 qs = inventory.items(form)
 
@@ -73,14 +74,17 @@ if form in done:
                 continue
             why = words.get(misconception, "").split("**")[1] if misconception else ""
             said, answer = (frame.quoted(q.options[i].rstrip(".")) for i in (given, q.answer))
+            if why:
+                verdict = _("You answered {said}: **{why}** The answer is {answer}.")
+            else:
+                verdict = _("You answered {said}. The answer is {answer}.")
             st.error(
-                f"{number}. {frame.quoted(q.prompt)}  \nYou answered {said}"
-                + (f": **{why}**" if why else ".")
-                + f" The answer is {answer}.",
+                f"{number}. {frame.quoted(q.prompt)}  \n"
+                + verdict.format(said=said, why=why, answer=answer),
                 icon=":material/cancel:",
             )
     checks.sent(PAGES[form], frame.lesson("checks"))
-    st.button("Take this form again", key=f"inv_again_{form}", on_click=_again, args=(form,))
+    st.button(_("Take this form again"), key=f"inv_again_{form}", on_click=_again, args=(form,))
 else:
     with st.form(f"inv_{form}", enter_to_submit=False):
         for number, q in enumerate(qs, 1):
@@ -91,7 +95,9 @@ else:
                 index=None,
                 key=_key(form, q),
             )
-        st.form_submit_button("Submit my answers", type="primary", on_click=_submit, args=(form,))
+        st.form_submit_button(
+            _("Submit my answers"), type="primary", on_click=_submit, args=(form,)
+        )
     missing = st.session_state.pop("inv_missing", None)
     if missing:
         st.warning(

@@ -10,7 +10,9 @@ from dataclasses import fields
 from pathlib import Path
 from urllib.parse import parse_qsl
 
+from attn_lessons.i18n import LANGS
 from attn_ui import controls, registry, settings
+from attn_ui.lang import PARAM as LANG_PARAM
 from attn_ui.settings import LessonSettings
 
 LESSON_LINK = controls.LESSON.link  # the lesson settings' link, with the real model's sizes
@@ -106,6 +108,8 @@ def test_every_address_opens_a_page_with_its_settings():
     for where, name, query in links:
         assert f"/{name}" in pages, f"{where}: /{name} is not a page of the app"
         params = dict(parse_qsl(query, keep_blank_values=True))
+        lang = params.pop(LANG_PARAM, None)  # every page takes the language
+        assert lang is None or lang in LANGS, f"{where}: /{name}?{query}: no language {lang}"
         if pages[f"/{name}"].params:  # a page with its own parameters (the class pages)
             assert set(params) <= set(pages[f"/{name}"].params), f"{where}: /{name}?{query}"
             continue

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 import subprocess
 import sys
 import zipfile
@@ -446,3 +447,55 @@ def test_cli_writes_backward_sheets(tmp_path):
     ex = make_exercise(5, variant="backward")
     assert "seed 5 | easy | backward" in key
     assert all(frac_str(a) in key for a in ex.grads.dq.ravel())
+
+
+@pytest.mark.parametrize("lang", ["es", "zh"])
+def test_a_sheet_in_spanish_or_chinese_reads_in_its_language(lang, tmp_path):
+    """The template and the key print their words in the language, and the PDF's text
+    extracts as that language (pdftotext, as a teacher's tools read it): Chinese through the
+    embedded font, Spanish through the core font's latin-1. The numbers are the same."""
+    from attn_lessons.i18n import _, using
+
+    ex = make_exercise(seed=7, variant="backward")
+    english = {"template": ws.template_pdf(ex), "key": ws.key_pdf(ex)}
+    with using(lang):
+        pdfs = {"template": ws.template_pdf(ex), "key": ws.key_pdf(ex)}
+        words = [_("Attention by hand"), _("Your work"), _("Backward pass"), _("Givens")]
+    for kind, data in pdfs.items():
+        path = tmp_path / f"{kind}.pdf"
+        path.write_bytes(data)
+        text = subprocess.run(
+            ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        shown = words[:2] if kind == "template" else [words[0], words[2]]
+        assert shown[0] != "Attention by hand"  # translated
+        for w in shown:
+            assert w in text, (kind, w)
+        if lang == "zh":
+            assert len(re.findall(r"[\u4e00-\u9fff]", text)) > 50
+        assert "Tokens are columns" not in text
+        numbers = re.findall(r"-?\d+/\d+", text)
+        english_path = tmp_path / f"{kind}_en.pdf"
+        english_path.write_bytes(english[kind])
+        english_text = subprocess.run(
+            ["pdftotext", str(english_path), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        assert sorted(numbers) == sorted(re.findall(r"-?\d+/\d+", english_text))
+
+
+def test_a_chinese_sheet_without_its_font_says_which(monkeypatch):
+    from attn_lessons.i18n import using
+
+    monkeypatch.setenv("ATTN_CJK_FONT", "/nowhere/font.ttf")
+    with using("zh"), pytest.raises(AttentionInputError, match="/nowhere/font.ttf"):
+        ws.template_pdf(make_exercise(seed=1))
+
+
+def test_the_cli_writes_sheets_in_a_language(tmp_path):
+    from attn_lessons.i18n import _, using
+
+    assert ws.main(["--seed", "2", "--out", str(tmp_path), "--lang", "es"]) == 0
+    with using("es"):
+        title = _("Attention by hand")
+    assert title != "Attention by hand"
+    assert title in PdfReader(tmp_path / "seed_0002_template.pdf").pages[0].extract_text()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attn_core.by_hand.exercises import Exercise
+from attn_lessons.i18n import _
 from attn_ui.by_hand.grids import dims, show, text_table, tokens
 
 
@@ -18,20 +19,27 @@ def section(ex: Exercise) -> None:
         (h.k, dh, "K = W_K X", "k"),
         (h.q, dh, "Q = W_Q X", "q"),
         (h.v, dv_rows, "V = W_V X", "v"),
-        (ex.d_z, dv_rows, "dZ (given)", "dz"),
+        (ex.d_z, dv_rows, _("dZ (given)"), "dz"),
     )
     for col, (m, r, title, key) in zip(st.columns(4), givens, strict=True):
         with col:
             show(text_table(m, r, tk), title=title, key=f"grads_hand_{key}")
-    keys_q = ([f"key {x}" for x in tk], [f"query {x}" for x in tk])
+    keys_q = (
+        [_("key {token}").format(token=x) for x in tk],
+        [_("query {token}").format(token=x) for x in tk],
+    )
     steps = (
         (
-            (text_table(h.weights, *keys_q), "A (columns sum to 1)", "a"),
+            (text_table(h.weights, *keys_q), _("A (columns sum to 1)"), "a"),
             (text_table(hg.dv, dv_rows, tk), "dV = dZ Aᵀ", "dv"),
         ),
         (
             (text_table(hg.d_weights, *keys_q), "dA = Vᵀ dZ", "da"),
-            (text_table(hg.col_dots[None], ["c"], keys_q[1]), "c = column sums of A ⊙ dA", "c"),
+            (
+                text_table(hg.col_dots[None], ["c"], keys_q[1]),
+                _("c = column sums of A ⊙ dA"),
+                "c",
+            ),
         ),
         (
             (text_table(hg.d_scaled, *keys_q), "dS = A ⊙ (dA − c)", "ds"),

@@ -18,16 +18,19 @@ import streamlit as st
 from attn_core.by_hand.exercises import DIFFICULTIES, VARIANTS, Exercise, make_exercise
 from attn_core.by_hand.rules import decimal_str
 from attn_core.by_hand.trace import HandTrace
+from attn_lessons.i18n import N_, _
 
 GREY = "background-color: #e8e8e8; color: #777777"  # masked cells, as on the printed sheet
-RULE_NAMES = {"floor": "floor(s / 2): round down", "trunc": "trunc(s / 2): toward 0"}
+# the options' names as shown (`_(RULE_NAMES[v])`); the keys are the values code keeps
+RULE_NAMES = {"floor": N_("floor(s / 2): round down"), "trunc": N_("trunc(s / 2): toward 0")}
 VARIANT_NAMES = {
-    "plain": "plain",
-    "causal": "causal mask",
-    "two_heads": "two heads",
-    "tiles": "in tiles (online softmax)",
-    "backward": "backward pass",
+    "plain": N_("plain"),
+    "causal": N_("causal mask"),
+    "two_heads": N_("two heads"),
+    "tiles": N_("in tiles (online softmax)"),
+    "backward": N_("backward pass"),
 }
+DIFFICULTY_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$^:=])")
 
 
@@ -68,8 +71,10 @@ def axes(step: str, t: HandTrace) -> tuple[list[str], list[str]]:
         return dims(len(getattr(t, step))), tok
     if step == "k_t":
         return tok, dims(t.d_k)
-    queries = [f"query {s}" for s in tok]
-    return (["column sum"], queries) if step == "col_sums" else ([f"key {s}" for s in tok], queries)
+    queries = [_("query {token}").format(token=s) for s in tok]
+    if step == "col_sums":
+        return [_("column sum")], queries
+    return [_("key {token}").format(token=s) for s in tok], queries
 
 
 def text_table(m, rows: Sequence[str], cols: Sequence[str], fmt=cell_text) -> pd.DataFrame:
@@ -94,7 +99,7 @@ def show(df: pd.DataFrame, *, title: str, key: str, masked=None, caption: str = 
         style = df.rename_axis(index=corner(title)).style
         if masked is not None:
             grey = np.where(np.asarray(masked), GREY, "")
-            style = style.apply(lambda _: grey, axis=None)
+            style = style.apply(lambda _df: grey, axis=None)
         st.table(style)
         if caption:
             st.caption(caption)
@@ -110,17 +115,25 @@ def exercise_controls(prefix: str, *, sizes: bool = False, variants=VARIANTS) ->
     """Seed, difficulty, variant (one of `variants`) and scale rule (and sizes):
     ``make_exercise`` keywords."""
     c = st.columns([1, 1, 1, 1.4])
-    seed = c[0].number_input("Seed", 0, 99_999, value=7, step=1, key=f"{prefix}_seed")
+    seed = c[0].number_input(_("Seed"), 0, 99_999, value=7, step=1, key=f"{prefix}_seed")
     settings = {
         "seed": int(seed),
-        "difficulty": c[1].selectbox("Difficulty", DIFFICULTIES, key=f"{prefix}_difficulty"),
+        "difficulty": c[1].selectbox(
+            _("Difficulty"),
+            DIFFICULTIES,
+            format_func=lambda v: _(DIFFICULTY_NAMES.get(v, v)),
+            key=f"{prefix}_difficulty",
+        ),
         "variant": c[2].selectbox(
-            "Variant", variants, format_func=VARIANT_NAMES.get, key=f"{prefix}_variant"
+            _("Variant"),
+            variants,
+            format_func=lambda v: _(VARIANT_NAMES[v]),
+            key=f"{prefix}_variant",
         ),
         "scale_rule": c[3].radio(
-            "Scale rule",
+            _("Scale rule"),
             tuple(RULE_NAMES),
-            format_func=RULE_NAMES.get,
+            format_func=lambda v: _(RULE_NAMES[v]),
             key=f"{prefix}_rule",
             horizontal=True,
         ),
@@ -128,15 +141,16 @@ def exercise_controls(prefix: str, *, sizes: bool = False, variants=VARIANTS) ->
     if sizes:
         s = st.columns(3)
         for col, name, label, values in (
-            (s[0], "tokens", "Tokens", (3, 4, 5, 6)),
-            (s[1], "features", "Features", (4, 5, 6, 7, 8)),
-            (s[2], "d_k", "d_k (rows per head)", (2, 3, 4)),
+            (s[0], "tokens", _("Tokens"), (3, 4, 5, 6)),
+            (s[1], "features", _("Features"), (4, 5, 6, 7, 8)),
+            (s[2], "d_k", _("d_k (rows per head)"), (2, 3, 4)),
         ):
             pick = col.selectbox(
                 label,
                 ("auto", *values),
+                format_func=lambda v: _("auto") if v == "auto" else str(v),
                 key=f"{prefix}_{name}",
-                help="auto: the difficulty chooses",
+                help=_("auto: the difficulty chooses"),
             )
             settings[name] = None if pick == "auto" else int(pick)
     return settings
@@ -153,7 +167,7 @@ def side_by_side(grids: Sequence[tuple], *, per_row: int = 4) -> None:
     its columns: 2 to a line in a page's figure column, beside the lesson's words."""
     for start in range(0, len(grids), per_row):
         line = grids[start : start + per_row]
-        widths = [len(cols) + 1 for _, _, _, cols, _ in line]  # its columns and row labels
+        widths = [len(grid[3]) + 1 for grid in line]  # its columns and row labels
         for slot, (title, m, rows, cols, key) in zip(st.columns(widths), line, strict=True):
             with slot:
                 show(text_table(m, rows, cols), title=title, key=key)
@@ -162,7 +176,7 @@ def side_by_side(grids: Sequence[tuple], *, per_row: int = 4) -> None:
 def givens(ex: Exercise, key: str, *, per_row: int = 4) -> None:
     """X and the weight matrices of an exercise, side by side (`side_by_side`)."""
     tok, feat, rows = tokens(ex.tokens), features(ex.features), dims(len(ex.w_q), ex.n_heads)
-    grids = [("X (features × tokens)", ex.x, feat, tok, f"{key}_x")]
+    grids = [(_("X (features × tokens)"), ex.x, feat, tok, f"{key}_x")]
     for name, w in zip(("W_Q", "W_K", "W_V"), (ex.w_q, ex.w_k, ex.w_v), strict=True):
         grids.append((name, w, rows, feat, f"{key}_{name.lower()}"))
     side_by_side(grids, per_row=per_row)

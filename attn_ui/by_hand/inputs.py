@@ -13,6 +13,7 @@ import streamlit as st
 from attn_core.by_hand.answers import whole_grid
 from attn_core.by_hand.trace import HandTrace
 from attn_core.errors import AttentionInputError
+from attn_lessons.i18n import N_, _
 from attn_ui.by_hand.grids import RULE_NAMES, dims, features, tokens
 from attn_ui.frame import fill
 
@@ -25,7 +26,8 @@ EXAMPLE = {
     "w_v": [[0, 0, -1, 0, 0, 0], [0, -1, 0, -1, -1, 0], [0, -1, -1, 1, 0, 0]],
 }
 LIMIT = 9  # givens in -9..9
-SIZES = {"Tokens": (2, 6, 4), "Features": (2, 8, 6), "d_k": (1, 4, 3)}  # min, max, example
+# min, max, example; each key is its input's label (`_(name)`) and names its session key
+SIZES = {N_("Tokens"): (2, 6, 4), N_("Features"): (2, 8, 6), "d_k": (1, 4, 3)}
 WARN_SCALED, MAX_SCALED = 6, 20  # 3^6 = 729 is still workable; 3^20 is not
 NAMES = {"x": "X", "w_q": "W_Q", "w_k": "W_K", "w_v": "W_V"}
 
@@ -34,14 +36,16 @@ def rules() -> tuple[str, bool]:
     """The scale rule (floor by default) and the causal mask switch."""
     c = st.columns([2, 1])
     rule = c[0].radio(
-        "Scale rule",
+        _("Scale rule"),
         tuple(RULE_NAMES),
-        format_func=RULE_NAMES.get,
+        format_func=lambda v: _(RULE_NAMES[v]),
         key="hand_rule",
         horizontal=True,
-        help="Printed sheets differ: floor(-1.5) = -2, trunc(-1.5) = -1.",
+        help=_("Printed sheets differ: floor(-1.5) = -2, trunc(-1.5) = -1."),
     )
-    causal = c[1].toggle("Causal mask", key="hand_causal", help="Query j sees keys 1..j only.")
+    causal = c[1].toggle(
+        _("Causal mask"), key="hand_causal", help=_("Query j sees keys 1..j only.")
+    )
     return rule, causal
 
 
@@ -64,6 +68,10 @@ def _editor(name: str, shape, rows, cols, version: int) -> np.ndarray:
         _fit(EXAMPLE[name], shape).astype(str), index=pd.Index(rows, name="row"), columns=cols
     )  # a named corner: a header cell with no text reads as nothing (empty-table-header)
     config = {c: st.column_config.TextColumn(c, width=52) for c in cols}  # "-9" fits
+    # i18n: the corner's name is data, shown translated through its column's label: the
+    # editor keeps what was typed only while its index (name included) stays the same, so a
+    # change of language must not rename it
+    config["_index"] = st.column_config.Column(_("row"))
     st.markdown(f"**{NAMES[name]}**")
     edited = st.data_editor(
         df, column_config=config, num_rows="fixed", key=editor_key(name, shape, version)
@@ -73,7 +81,7 @@ def _editor(name: str, shape, rows, cols, version: int) -> np.ndarray:
 
 def _reset() -> None:
     st.session_state["hand_version"] = st.session_state.get("hand_version", 0) + 1
-    for name, (_, _, example) in SIZES.items():
+    for name, (_lo, _hi, example) in SIZES.items():
         st.session_state[f"hand_{name.lower()}"] = example
 
 
@@ -81,17 +89,17 @@ def _size(col, name: str) -> int:
     lo, hi, example = SIZES[name]
     key = f"hand_{name.lower()}"
     st.session_state.setdefault(key, example)  # no value=: "Back to the example" may set it
-    return int(col.number_input(name, lo, hi, step=1, key=key))
+    return int(col.number_input(_(name), lo, hi, step=1, key=key))
 
 
 def own_numbers(text: dict[str, str]) -> tuple[np.ndarray, ...]:
     """X, W_Q, W_K, W_V as typed (the example until then). Raises AttentionInputError.
 
     text : the page's lesson sections (the editors' caption)."""
-    with st.expander("Your own numbers: type X and the weights", icon=":material/edit:"):
+    with st.expander(_("Your own numbers: type X and the weights"), icon=":material/edit:"):
         c = st.columns(4, vertical_alignment="bottom")
         t, f, d = (_size(col, name) for col, name in zip(c, SIZES, strict=False))
-        c[3].button("Back to the example", key="hand_reset", on_click=_reset)
+        c[3].button(_("Back to the example"), key="hand_reset", on_click=_reset)
         st.caption(fill(text["Your own numbers"], limit=LIMIT))
         version = st.session_state.get("hand_version", 0)
         slots = [*st.columns(2), *st.columns(2)]  # X | W_Q over W_K | W_V
@@ -112,12 +120,16 @@ def check_size(t: HandTrace) -> None:
     top = int(np.abs(t.scaled).max())
     if top > MAX_SCALED:
         raise AttentionInputError(
-            f"A scaled score reaches {top}, and 3^{top} has {len(str(3**top))} digits: far too "
-            "large to work by hand. Use smaller numbers, for example -2 to 2."
+            _(
+                "A scaled score reaches {top}, and 3^{top} has {digits} digits: far too "
+                "large to work by hand. Use smaller numbers, for example -2 to 2."
+            ).format(top=top, digits=len(str(3**top)))
         )
     if top > WARN_SCALED:
         st.warning(
-            f"A scaled score reaches {top}, so 3^{top} = {3**top}: the fractions get "
-            "long. Smaller numbers (-2 to 2) make a friendlier sheet.",
+            _(
+                "A scaled score reaches {top}, so 3^{top} = {power}: the fractions get "
+                "long. Smaller numbers (-2 to 2) make a friendlier sheet."
+            ).format(top=top, power=3**top),
             icon=":material/info:",
         )

@@ -13,27 +13,49 @@ from attn_core.by_hand.answers import TOLERANCE
 from attn_core.by_hand.checking import STEPS, check_grid, expected
 from attn_core.by_hand.exercises import Exercise
 from attn_core.by_hand.trace import HandTrace
+from attn_lessons.i18n import DEFAULT, N_, _, ngettext, using
 from attn_ui.by_hand.grids import axes, show, text_table
 from attn_ui.frame import stop_on_error
 
-TITLES = {
+TITLES = {  # shown as `_(TITLES[step])`; the formulas have no words to translate
     "q": "Q = W_Q X",
     "k": "K = W_K X",
     "v": "V = W_V X",
     "k_t": "Kᵀ",
     "scores": "S = Kᵀ Q",
-    "scaled": "scaled scores",
+    "scaled": N_("scaled scores"),
     "powers": "P = 3^x",
-    "col_sums": "column sums of P",
-    "weights": "A = P / column sum",
+    "col_sums": N_("column sums of P"),
+    "weights": N_("A = P / column sum"),
     "z": "Z = V A",
 }
+# The core's names of the likely mistakes (attn_core.by_hand.mistakes, which has no
+# translations), marked here so that `_(m.title)` shows them translated; a title the core
+# changes shows in English until it is marked again. Their details stay English: they are
+# written with the sheet's numbers inside (f-strings of the core), no message id to look up.
+MISTAKE_TITLES = (
+    N_("Transpose mix-up"),
+    N_("Forgot to transpose"),
+    N_("Forgot to scale"),
+    N_("Floor versus truncate"),
+    N_("Rounded up"),
+    N_("Divided by the square root"),
+    N_("Exact softmax instead of the by-hand rules"),
+    N_("Row-wise instead of column-wise softmax"),
+    N_("Forgot to divide"),
+    N_("e^x instead of 3^x"),
+    N_("x^3 instead of 3^x"),
+    N_("Forgot the mask"),
+    N_("Masked the wrong triangle"),
+    N_("Masked after the softmax"),
+    N_("Wrong weight matrix"),
+)
 MARKS = {"right": "✓", "wrong": "✗", "blank": "·"}
 COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fbd5d5", "blank": ""}
 
 
 def title(step: str, t: HandTrace) -> str:
-    return f"{t.scale_rule}(S / 2)" if step == "scaled" else TITLES[step]
+    return f"{t.scale_rule}(S / 2)" if step == "scaled" else _(TITLES[step])
 
 
 def _new_sheet() -> None:
@@ -42,7 +64,7 @@ def _new_sheet() -> None:
 
 def new_sheet_button() -> None:
     st.button(
-        "New exercise (next seed)",
+        _("New exercise (next seed)"),
         key="practice_new",
         on_click=_new_sheet,
         icon=":material/casino:",
@@ -55,15 +77,15 @@ def pick(ex: Exercise) -> tuple[HandTrace, str]:
     head = 0
     if ex.n_heads > 1:
         head = c[0].radio(
-            "Head",
+            _("Head"),
             range(ex.n_heads),
-            format_func=lambda h: f"head {h + 1}",
+            format_func=lambda h: _("head {n}").format(n=h + 1),
             key="practice_head",
             horizontal=True,
         )
     t = ex.heads[head]
     step = c[1].selectbox(
-        "Step to fill in",
+        _("Step to fill in"),
         STEPS,
         key="practice_step",
         format_func=lambda s: f"{STEPS.index(s) + 1}. {title(s, t)}",
@@ -83,7 +105,7 @@ def earlier(t: HandTrace, step: str) -> None:
     before = STEPS[: STEPS.index(step)]
     if not before:
         return
-    with st.expander("The steps before this one (right answers, to start from)"):
+    with st.expander(_("The steps before this one (right answers, to start from)")):
         cols = st.columns(min(len(before), 3))
         for n, s in enumerate(before):
             with cols[n % len(cols)]:
@@ -98,14 +120,25 @@ def earlier(t: HandTrace, step: str) -> None:
 def editor(t: HandTrace, step: str, key: str) -> np.ndarray:
     """An empty grid of text cells for the learner; returns what they typed, (R, C)."""
     rows, cols = axes(step, t)
-    df = pd.DataFrame("", index=pd.Index(rows, name="row"), columns=cols)  # a named corner
-    config = {c: st.column_config.TextColumn(c) for c in cols}  # headers readable on phones
-    st.markdown(f"**Your grid: {title(step, t)}**")
+    # i18n: the editor's columns keep their English names in every language, shown translated
+    # (`TextColumn`'s label): Streamlit applies the typed cells by column name, so typed cells
+    # kept across a change of language would find no column (a KeyError)
+    with using(DEFAULT):
+        names = axes(step, t)[1]
+    df = pd.DataFrame("", index=pd.Index(rows, name=_("row")), columns=names)  # a named corner
+    config = {  # headers readable on phones
+        c: st.column_config.TextColumn(shown) for c, shown in zip(names, cols, strict=True)
+    }
+    st.markdown("**" + _("Your grid: {title}").format(title=title(step, t)) + "**")
     edited = st.data_editor(df, column_config=config, num_rows="fixed", key=key)
-    hint = f"Whole numbers (4), fractions (9/28) or decimals within ±{TOLERANCE:g}."
     if t.mask is not None and step in ("powers", "weights"):
-        hint += " Causal: a key after its query (below the diagonal) is masked: write 0."
-    st.caption(hint)
+        hint = _(
+            "Whole numbers (4), fractions (9/28) or decimals within ±{tolerance}. Causal: a "
+            "key after its query (below the diagonal) is masked: write 0."
+        )
+    else:
+        hint = _("Whole numbers (4), fractions (9/28) or decimals within ±{tolerance}.")
+    st.caption(hint.format(tolerance=f"{TOLERANCE:g}"))
     return edited.to_numpy(dtype=object)
 
 
@@ -116,13 +149,13 @@ def _remember(name: str, key: str) -> None:
 def buttons(key: str) -> tuple[bool, bool]:
     """Check and Reveal; each stays on for this grid until another grid is picked."""
     c = st.columns([1, 1, 3])
-    for col, label, name, icon in (
-        (c[0], "Check", "checked", ":material/check:"),
-        (c[1], "Reveal the answer", "revealed", ":material/visibility:"),
+    for col, label, name, word, icon in (
+        (c[0], _("Check"), "checked", "check", ":material/check:"),
+        (c[1], _("Reveal the answer"), "revealed", "reveal", ":material/visibility:"),
     ):
         col.button(
             label,
-            key=f"practice_{label.split()[0].lower()}",
+            key=f"practice_{word}",
             type="primary" if name == "checked" else "secondary",
             on_click=_remember,
             args=(f"practice_{name}", key),
@@ -139,18 +172,39 @@ def verdict(t: HandTrace, step: str, cells: np.ndarray) -> None:
     with stop_on_error(section=True):  # a cell that is not a number: say which, mark nothing
         check = check_grid(t, step, cells, rows=rows, cols=cols, name=title(step, t))
         n, wrong, blank = check.status.size, len(check.wrong), len(check.blank)
-        empty = f"; {blank} still empty" if blank else ""
         if check.all_right:
-            st.success(f"All {n} cells are right.", icon=":material/celebration:")
+            st.success(
+                ngettext("All {n} cells are right.", "All {n} cells are right.", n).format(n=n),
+                icon=":material/celebration:",
+            )
         elif wrong:
-            st.error(f"{wrong} of {n} cells are wrong{empty}. They are marked ✗ below.")
+            if blank:
+                said = ngettext(
+                    "{wrong} of {n} cells are wrong; {blank} still empty. They are marked ✗ below.",
+                    "{wrong} of {n} cells are wrong; {blank} still empty. They are marked ✗ below.",
+                    wrong,
+                )
+            else:
+                said = ngettext(
+                    "{wrong} of {n} cells are wrong. They are marked ✗ below.",
+                    "{wrong} of {n} cells are wrong. They are marked ✗ below.",
+                    wrong,
+                )
+            st.error(said.format(wrong=wrong, n=n, blank=blank))
         else:
-            st.info(f"No mistakes so far: {check.n_right} of {n} right{empty}.")
+            if blank:
+                said = _("No mistakes so far: {right} of {n} right; {blank} still empty.")
+            else:
+                said = _("No mistakes so far: {right} of {n} right.")
+            st.info(said.format(right=check.n_right, n=n, blank=blank))
         _marked(cells, check.status, rows, cols)
         for m in check.diagnoses:
-            st.warning(f"**Likely mistake: {m.title}.** {m.detail}", icon=":material/lightbulb:")
+            st.warning(
+                "**" + _("Likely mistake: {title}.").format(title=_(m.title)) + "** " + m.detail,
+                icon=":material/lightbulb:",
+            )
         if wrong and not check.diagnoses:
-            st.info("No usual mistake gives these numbers: redo the arithmetic of the ✗ cells.")
+            st.info(_("No usual mistake gives these numbers: redo the arithmetic of the ✗ cells."))
 
 
 def _marked(cells: np.ndarray, status: np.ndarray, rows, cols) -> None:
@@ -163,8 +217,8 @@ def _marked(cells: np.ndarray, status: np.ndarray, rows, cols) -> None:
     with st.container(key="practice_marked"):
         st.table(
             pd.DataFrame(text, index=rows, columns=cols)
-            .rename_axis(index="your grid")  # a corner with text (empty-table-header)
-            .style.apply(lambda _: styles, axis=None)
+            .rename_axis(index=_("your grid"))  # a corner with text (empty-table-header)
+            .style.apply(lambda _df: styles, axis=None)
         )
 
 
@@ -177,7 +231,7 @@ def answer(t: HandTrace, step: str) -> None:
     masked = ~t.mask if t.mask is not None and step in ("powers", "weights") else None
     show(
         text_table(expected(t, step), rows, cols),
-        title=f"Answer: {title(step, t)}",
+        title=_("Answer: {title}").format(title=title(step, t)),
         key="practice_answer",
         masked=masked,
     )

@@ -14,6 +14,7 @@ import streamlit as st
 import attn_core
 from attn_core.by_hand.compare import Comparison, rule_cells
 from attn_core.by_hand.trace import HandTrace, to_rows
+from attn_lessons.i18n import N_, _
 from attn_ui.by_hand.grids import (
     axes,
     cell_text,
@@ -29,16 +30,16 @@ from attn_ui.by_hand.working import working
 from attn_ui.frame import fill
 
 STEPS = ("givens", "q", "k", "v", "k_t", "scores", "scaled", "powers", "weights", "z")
-TITLES = {
-    "givens": "The givens: X, W_Q, W_K, W_V",
+TITLES = {  # shown as `_(TITLES[step])`; the formulas have no words to translate
+    "givens": N_("The givens: X, W_Q, W_K, W_V"),
     "q": "Q = W_Q X",
     "k": "K = W_K X",
     "v": "V = W_V X",
-    "k_t": "Kᵀ: K transposed",
+    "k_t": N_("Kᵀ: K transposed"),
     "scores": "S = Kᵀ Q",
-    "scaled": "Scale: instead of S / √d_k",
-    "powers": "P = 3^x, then column sums",
-    "weights": "A = P / column sum",
+    "scaled": N_("Scale: instead of S / √d_k"),
+    "powers": N_("P = 3^x, then column sums"),
+    "weights": N_("A = P / column sum"),
     "z": "Z = V A",
 }
 FLAG = "⚑"
@@ -58,7 +59,7 @@ def stepper() -> int:
     step = st.session_state.setdefault("hand_step", 0)
     c = st.columns([1, 1, 1, 2], vertical_alignment="center")
     c[0].button(
-        "Previous step",
+        _("Previous step"),
         key="hand_prev",
         on_click=move,
         args=(-1,),
@@ -67,7 +68,7 @@ def stepper() -> int:
         width="stretch",
     )
     c[1].button(
-        "Next step",
+        _("Next step"),
         key="hand_next",
         on_click=move,
         args=(1,),
@@ -77,14 +78,17 @@ def stepper() -> int:
         width="stretch",
     )
     c[2].button(
-        "Show all",
+        _("Show all"),
         key="hand_all",
         on_click=go,
         args=(len(STEPS) - 1,),
         icon=":material/unfold_more:",
         width="stretch",
     )
-    c[3].progress((step + 1) / len(STEPS), text=f"Step {step} of {len(STEPS) - 1}")
+    c[3].progress(
+        (step + 1) / len(STEPS),
+        text=_("Step {n} of {total}").format(n=step, total=len(STEPS) - 1),
+    )
     return step
 
 
@@ -92,7 +96,10 @@ def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict, *, per_row
     """Step `n` under its heading: the grid by hand, its working, and the exact one beside
     (the givens: `per_row` grids to a line, 2 in a column beside the lesson's words)."""
     step = STEPS[n]
-    st.subheader(f"Step {n}. {TITLES[step]}" if n else TITLES[step], anchor=f"step-{step}")
+    heading = _(TITLES[step])
+    if n:
+        heading = _("Step {n}. {title}").format(n=n, title=heading)
+    st.subheader(heading, anchor=f"step-{step}")
     st.markdown(text.get(f"Step: {step}", ""))
     if step == "givens":
         return _givens(t, per_row)
@@ -112,7 +119,7 @@ def render(n: int, t: HandTrace, cmp: Comparison, j: int, text: dict, *, per_row
 def _givens(t: HandTrace, per_row: int) -> None:
     tok, feat = tokens(t.tokens), features(len(t.x))
     grids = (
-        ("X (features × tokens)", t.x, feat, tok, "hand_grid_x"),
+        (_("X (features × tokens)"), t.x, feat, tok, "hand_grid_x"),
         ("W_Q", t.w_q, dims(t.d_k), feat, "hand_grid_w_q"),
         ("W_K", t.w_k, dims(t.d_k), feat, "hand_grid_w_k"),
         ("W_V", t.w_v, dims(len(t.v)), feat, "hand_grid_w_v"),
@@ -126,19 +133,19 @@ def _grid(step: str, t: HandTrace, values, flagged=(), fmt=cell_text) -> pd.Data
     cols = [f"{c} {FLAG}" if j in flagged else c for j, c in enumerate(cols)]
     m = values(step)
     if step == "powers":  # the column sums go under the powers, as on paper
-        m, rows = np.vstack([m, values("col_sums")[None, :]]), [*rows, "column sum"]
+        m, rows = np.vstack([m, values("col_sums")[None, :]]), [*rows, _("column sum")]
     return text_table(m, rows, cols, fmt=fmt)
 
 
 def _by_hand(step: str, t: HandTrace, flagged) -> None:
-    title = TITLES[step] if step != "scaled" else f"{t.scale_rule}(S / 2)"
+    title = _(TITLES[step]) if step != "scaled" else f"{t.scale_rule}(S / 2)"
     masked = None if t.mask is None or step not in ("powers", "weights") else ~t.mask
     if masked is not None and step == "powers":
         masked = np.vstack([masked, np.zeros((1, t.tokens), bool)])
-    grey = "Grey cells are masked (key after query)." if masked is not None else ""
+    grey = _("Grey cells are masked (key after query).") if masked is not None else ""
     show(
         _grid(step, t, lambda s: getattr(t, s), flagged),
-        title=f"By hand: {title}",
+        title=_("By hand: {title}").format(title=title),
         key=f"hand_grid_{step}",
         masked=masked,
         caption=grey,
@@ -153,18 +160,18 @@ def _exact(step: str, cmp: Comparison, flagged, text: dict) -> None:
         return
     names = {
         "scaled": f"S / {root} ({root} ≈ {math.sqrt(e.d_k):.3f})",
-        "powers": f"e^(S / {root}), then column sums",
-        "weights": "A, exact softmax",
+        "powers": _("e^(S / {root}), then column sums").format(root=root),
+        "weights": _("A, exact softmax"),
         "z": "Z = V A",
     }
     show(
         _grid(step, e, lambda s: getattr(e, s), flagged),
-        title=f"Exact: {names[step]}",
+        title=_("Exact: {title}").format(title=names[step]),
         key=f"hand_exact_{step}",
     )
     show(
         _grid(step, e, cmp.diff, flagged, signed_text),
-        title="By hand − exact",
+        title=_("By hand − exact"),
         key=f"hand_diff_{step}",
     )
 
@@ -174,11 +181,12 @@ def _rule_effect(t: HandTrace, text: dict) -> None:
     if not cells:
         st.info(text["The rule changes nothing here"])
         return
+    where = _("key {key}, query {query}")
     lines = [
-        f"| key t{i + 1}, query t{j + 1} | {s} | {s / 2:g} | {f} | {tr} |"
+        f"| {where.format(key=f't{i + 1}', query=f't{j + 1}')} | {s} | {s / 2:g} | {f} | {tr} |"
         for i, j, s, f, tr in cells
     ]
-    head = "| cell | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
+    head = "| " + _("cell") + " | S | S / 2 | floor | trunc |\n|---|---|---|---|---|\n"
     st.markdown(
         fill(text["Where the rule matters"], rule=t.scale_rule) + "\n\n" + head + "\n".join(lines)
     )
@@ -187,30 +195,36 @@ def _rule_effect(t: HandTrace, text: dict) -> None:
 def _who(keys: tuple[int, ...]) -> str:
     names = [f"t{i + 1}" for i in keys]
     if len(names) == 1:
-        return f"key {names[0]}"
-    return f"keys {', '.join(names[:-1])} and {names[-1]} (a tie)"
+        return _("key {token}").format(token=names[0])
+    return _("keys {tokens} and {last} (a tie)").format(
+        tokens=", ".join(names[:-1]), last=names[-1]
+    )
 
 
 def _flags(cmp: Comparison) -> None:
     for j in cmp.changed:
         hand, exact = _who(cmp.top_hand[j]), _who(cmp.top_exact[j])
-        st.warning(
-            f"{FLAG} Query t{j + 1}: by hand the most attention goes to {hand}; "
-            f"exactly, to {exact}. The simplification changes which token wins here.",
-            icon=":material/flag:",
-        )
+        said = _(
+            "Query {query}: by hand the most attention goes to {hand}; exactly, to {exact}. "
+            "The simplification changes which token wins here."
+        ).format(query=f"t{j + 1}", hand=hand, exact=exact)
+        st.warning(f"{FLAG} {said}", icon=":material/flag:")
 
 
 def row_convention(t: HandTrace, cmp: Comparison, text: dict) -> None:
     """The same numbers with tokens as rows: every grid transposed, checked by the row engine."""
-    with st.expander("How this relates to the row convention (tokens as rows)"):
+    with st.expander(_("How this relates to the row convention (tokens as rows)")):
         st.markdown(text.get("The row convention", ""))
         rows, tok = to_rows(t), tokens(t.tokens)
         c = st.columns(2)
         with c[0]:
             show(
-                text_table(rows["weights"], [f"query {s}" for s in tok], [f"key {s}" for s in tok]),
-                title="A_rows = Aᵀ (each row sums to 1)",
+                text_table(
+                    rows["weights"],
+                    [_("query {token}").format(token=s) for s in tok],
+                    [_("key {token}").format(token=s) for s in tok],
+                ),
+                title=_("A_rows = Aᵀ (each row sums to 1)"),
                 key="hand_rows_weights",
             )
         with c[1]:

@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 from attn_core.by_hand.trace import HandTrace
+from attn_lessons.i18n import _
 
 MATRIX = {"q": ("W_Q", "Q"), "k": ("W_K", "K"), "v": ("W_V", "V")}
 
@@ -35,24 +36,31 @@ def working(t: HandTrace, step: str, j: int) -> str:
     if step in MATRIX:
         w_name, name = MATRIX[step]
         w, out = getattr(t, f"w_{step}"), getattr(t, step)
-        return (
-            f"{name}[d1, {tj}] = row d1 of {w_name} · column {tj} of X = "
-            f"{dot(w[0], t.x[:, j])} = {result(out[0, j])}"
-        )
+        return _(
+            "{name}[d1, {token}] = row d1 of {w} · column {token} of X = {sum} = {result}"
+        ).format(name=name, token=tj, w=w_name, sum=dot(w[0], t.x[:, j]), result=result(out[0, j]))
     if step == "k_t":
-        return f"Row {tj} of Kᵀ is column {tj} of K: ({', '.join(str(v) for v in t.k[:, j])})"
-    if step == "scores":
-        return (
-            f"S[key t1, query {tj}] = column t1 of K · column {tj} of Q = "
-            f"{dot(t.k[:, 0], t.q[:, j])} = {result(t.scores[0, j])}"
+        return _("Row {token} of Kᵀ is column {token} of K: ({values})").format(
+            token=tj, values=", ".join(str(v) for v in t.k[:, j])
         )
+    if step == "scores":
+        return _(
+            "S[key t1, query {token}] = column t1 of K · column {token} of Q = {sum} = {result}"
+        ).format(token=tj, sum=dot(t.k[:, 0], t.q[:, j]), result=result(t.scores[0, j]))
     if step == "scaled":
         cells = [
             f"{t.scale_rule}({s} / 2) = {v}"
             for s, v in zip(t.scores[:, j], t.scaled[:, j], strict=True)
         ]
-        return f"Column {tj}: " + ", ".join(cells)
+        return _column(tj, ", ".join(cells))
     return _softmax_working(t, step, j, tj)
+
+
+def _column(tj: str, cells: str, masked: bool = False) -> str:
+    """'Column t2: ...', saying when masked keys count 0."""
+    if masked:
+        return _("Column {token}: {cells} (masked keys count 0)").format(token=tj, cells=cells)
+    return _("Column {token}: {cells}").format(token=tj, cells=cells)
 
 
 def _seen(t: HandTrace, j: int) -> list[int]:
@@ -62,20 +70,19 @@ def _seen(t: HandTrace, j: int) -> list[int]:
 
 def _softmax_working(t: HandTrace, step: str, j: int, tj: str) -> str:
     seen = _seen(t, j)
-    note = "" if len(seen) == t.tokens else " (masked keys count 0)"
+    masked = len(seen) != t.tokens
     if step == "powers":
         powers = " + ".join(f"{t.base}^{num(t.scaled[i, j])}" for i in seen)
         values = " + ".join(num(t.powers[i, j]) for i in seen)
-        return f"Column {tj}: {powers} = {values} = {result(t.col_sums[j])}{note}"
+        return _column(tj, f"{powers} = {values} = {result(t.col_sums[j])}", masked)
     if step == "weights":
         shares = [
             f"{num(t.powers[i, j])} / {num(t.col_sums[j])} = {result(t.weights[i, j])}"
             for i in seen
         ]
-        return f"Column {tj}: " + ", ".join(shares) + note
+        return _column(tj, ", ".join(shares), masked)
     if step == "z":
-        return (
-            f"Z[d1, {tj}] = row d1 of V · column {tj} of A = "
-            f"{dot(t.v[0], t.weights[:, j])} = {result(t.z[0, j])}"
+        return _("Z[d1, {token}] = row d1 of V · column {token} of A = {sum} = {result}").format(
+            token=tj, sum=dot(t.v[0], t.weights[:, j]), result=result(t.z[0, j])
         )
     raise ValueError(f"no working for step {step!r}")

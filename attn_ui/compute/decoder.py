@@ -18,13 +18,15 @@ from contextlib import contextmanager
 import streamlit as st
 
 from attn_core.pretrained import DecoderTrace, SmolLM
+from attn_lessons.i18n import N_
+from attn_ui.compute.model import Shown
 
 RUN_TOKENS = 96  # a pass kept whole for the pages: attentions 30 x 9 x 96 x 96 x 4 B = 10 MB
 PROMPT_TOKENS = 256  # a prompt to generate from (only the new rows are kept)
 GENERATION_SLOTS = 8  # generations decoded together (bench/bench_batching.py)
 
 
-@st.cache_resource(show_spinner="Loading the decoder (once per server)...")
+@st.cache_resource(show_spinner=Shown(N_("Loading the decoder (once per server)...")))
 def smollm() -> SmolLM:
     """SmolLM2-135M-Instruct, memory-mapped from the cache ``make`` built; never mutated."""
     from attn_core.pretrained import load_smollm
@@ -32,7 +34,8 @@ def smollm() -> SmolLM:
     return load_smollm()
 
 
-@st.cache_data(max_entries=8, show_spinner="Running SmolLM2 on your prompt...")  # <= 12 MB each
+# <= 12 MB each
+@st.cache_data(max_entries=8, show_spinner=Shown(N_("Running SmolLM2 on your prompt...")))
 def decoder_run(prompt: str) -> DecoderTrace:
     """Every block and head of SmolLM2 on `prompt` (at most RUN_TOKENS tokens). Raises the
     core's PromptError unchanged, for the page to show."""

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from attn_core.pretrained.smollm import Step
+from attn_lessons.i18n import _
 
 REPLY_TIMEOUT_S = 120.0  # a step never takes this long; a child that says nothing is lost
 
@@ -71,7 +72,7 @@ def _work(conn) -> None:
                     batch.leave(msg[1])
                     writing.discard(msg[1])
                     continue
-                _, rid, args = msg
+                _kind, rid, args = msg
                 try:
                     first = batch.join(rid, *args)
                 except Exception as err:  # noqa: BLE001 -- sent back and raised in the server
@@ -194,8 +195,10 @@ class DecoderWorker:
                         if self._conn is conn:
                             self._proc = None
                     raise GenerationInterrupted(
-                        "The model's process stopped while writing (the server may be short "
-                        "of memory). Press Write again to start over."
+                        _(
+                            "The model's process stopped while writing (the server may be "
+                            "short of memory). Press Write again to start over."
+                        )
                     )
                 if kind == "error":
                     finished = True

@@ -10,17 +10,20 @@ import streamlit as st
 
 from attn_core.pretrained import ModelTrace
 from attn_core.text import MAX_TOKENS as LESSON_TOKENS
+from attn_lessons.i18n import N_, _
 from attn_ui import settings
-from attn_ui.compute.model import minilm
+from attn_ui.compute.model import Shown, minilm
 from attn_ui.tables import labels
 
+# i18n: the worked example's sentence is the model's input (EXAMPLE's tokens are in it): English
 DEFAULT_SENTENCE = "The driver could not drive the car fast enough because it had a problem."
 EXAMPLE = ("it", "car", "driver")  # the worked example: query, key, the other candidate
 MAX_TOKENS = 128  # [CLS] and [SEP] included
 MAX_CHARS = 4000  # a long paste is cut at MAX_TOKENS anyway; this only stops huge ones early
 
 
-@st.cache_data(max_entries=8, show_spinner="Running MiniLM on your sentence...")  # ≤ 6 MB each
+# ≤ 6 MB each
+@st.cache_data(max_entries=8, show_spinner=Shown(N_("Running MiniLM on your sentence...")))
 def model_run(sentence: str) -> ModelTrace:
     """Every layer and head of MiniLM on `sentence`. Raises the core's errors unchanged."""
     return minilm().run(sentence, max_tokens=MAX_TOKENS)
@@ -65,7 +68,7 @@ def lesson_cut(run: ModelTrace) -> tuple[str, int]:
 def link_table(run: ModelTrace, top: int = 5) -> pd.DataFrame:
     """The `top` heads giving the most weight from EXAMPLE[0] to EXAMPLE[1], with the weight
     to EXAMPLE[2] beside it and where EXAMPLE[1] ranks among the keys of the query's row
-    (1: the largest weight)."""
+    (1: the largest weight). Its headings are shown: the page reads the columns by position."""
     query, key, other = (run.tokens.index(t) for t in EXAMPLE)
     rows = run.attentions[:, :, query, :]  # (layers, heads, T): the query's row in every head
     rank = 1 + (rows > rows[..., key : key + 1]).sum(axis=-1)  # (layers, heads)
@@ -73,11 +76,11 @@ def link_table(run: ModelTrace, top: int = 5) -> pd.DataFrame:
     layer, head = np.unravel_index(best, rank.shape)
     return pd.DataFrame(
         {
-            "layer": layer,
-            "head": head,
+            _("layer"): layer,
+            _("head"): head,
             f"{query} {EXAMPLE[0]} → {key} {EXAMPLE[1]}": rows[layer, head, key],
             f"{query} {EXAMPLE[0]} → {other} {EXAMPLE[2]}": rows[layer, head, other],
-            f"{EXAMPLE[1]}'s rank": rank[layer, head],
+            _("{token}'s rank").format(token=EXAMPLE[1]): rank[layer, head],
         }
     )
 

@@ -8,9 +8,12 @@ import numpy as np
 import streamlit as st
 
 from attn_core.labs import kv_cache as kv
+from attn_lessons.i18n import N_
 from attn_ui import formats
 from attn_ui.compute.decoder import PROMPT_TOKENS, generation_queue, smollm
+from attn_ui.compute.model import Shown
 
+# i18n: the model's input (SmolLM2 reads English), not words of the page: not translated
 DEFAULT_PROMPT = (
     "The keys and values of every token are kept, so each new token reads them instead of "
     "computing them again."
@@ -23,7 +26,7 @@ def sizes() -> kv.DecoderSizes:
     return kv.DecoderSizes.from_config(smollm().config)
 
 
-@st.cache_data(max_entries=16, show_spinner="Reading your prompt both ways...")
+@st.cache_data(max_entries=16, show_spinner=Shown(N_("Reading your prompt both ways...")))
 def check(prompt: str) -> kv.CacheCheck:
     """One step through the cache against the whole sequence again (PromptError for a bad
     prompt, unchanged, for the page to show)."""

@@ -17,7 +17,8 @@ from attn_core.labs import cost, scaling, similarity
 from attn_core.labs.cross import cross_attention
 from attn_core.pretrained import bert_layer
 from attn_core.text import embed
-from attn_ui.compute.model import minilm, minilm_run
+from attn_lessons.i18n import N_, _
+from attn_ui.compute.model import Shown, minilm, minilm_run
 
 SWEEP_D = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)  # why √d: the d of the curves
 D_SWEEP = (16, 32, 64, 128, 256, 512)  # cost: time against d, at T = D_SWEEP_T
@@ -31,7 +32,7 @@ def scale_sample(d: int, n_keys: int, seed: int) -> scaling.ScaleSample:
     return scaling.sample_scores(d, n_keys, seed=seed)
 
 
-@st.cache_data(max_entries=32, show_spinner="Drawing random queries and keys...")
+@st.cache_data(max_entries=32, show_spinner=Shown(N_("Drawing random queries and keys...")))
 def scale_sweep(n_keys: int, seed: int) -> scaling.ScaleSweep:
     return scaling.scale_sweep(SWEEP_D, n_keys, seed=seed)
 
@@ -63,7 +64,7 @@ def cross_run(sentence: str, memory: str, weights: str, d_model: int, d_k: int, 
     try:
         tokens_k, y = embed(memory, d_model)
     except AttentionInputError as exc:
-        raise AttentionInputError(f"Second sentence: {exc}") from exc
+        raise AttentionInputError(_("Second sentence: {error}").format(error=exc)) from exc
     if weights == "similarity":
         w_q = w_k = w_v = np.eye(d_model)  # q = x, k = v = memory: plain dot products
     else:
@@ -73,7 +74,9 @@ def cross_run(sentence: str, memory: str, weights: str, d_model: int, d_k: int, 
     return CrossRun(tokens_q, tokens_k, own, cross_attention(x, y, w_q, w_k, w_v))
 
 
-@st.cache_data(max_entries=8, show_spinner="Timing attention and an RNN on this machine...")
+@st.cache_data(
+    max_entries=8, show_spinner=Shown(N_("Timing attention and an RNN on this machine..."))
+)
 def cost_curves(
     max_t: int, d: int, repeats: int, *, press: int = 0
 ) -> tuple[cost.CostCurve, cost.CostCurve]:
@@ -100,12 +103,14 @@ class BlockRun:
     model_out: np.ndarray  # the model's own hidden state after this layer
 
 
-@st.cache_data(max_entries=32, show_spinner="Running MiniLM on your sentence...")
+@st.cache_data(max_entries=32, show_spinner=Shown(N_("Running MiniLM on your sentence...")))
 def block_run(sentence: str, layer: int) -> BlockRun:
     """MiniLM on the sentence; layer `layer` rebuilt step by step from its input and weights."""
     model = minilm()
     if isinstance(layer, bool) or layer not in range(model.n_layers):
-        raise AttentionInputError(f"layer must be from 0 to {model.n_layers - 1}.")
+        raise AttentionInputError(
+            _("layer must be from 0 to {last}.").format(last=model.n_layers - 1)
+        )
     run = minilm_run(sentence, 128, layer + 1)  # this layer's output is the last one needed
     p = model.layers[layer]
     trace = bert_layer.encoder_layer(run.hidden_states[layer], p, model.n_heads, model.eps)

@@ -14,6 +14,7 @@ import streamlit as st
 import attn_core
 from attn_core import MultiHeadTrace, Trace
 from attn_core.text import MAX_TOKENS, embed
+from attn_lessons.i18n import _
 from attn_ui.compute.model import minilm, minilm_run
 from attn_ui.settings import LessonSettings
 
@@ -52,8 +53,10 @@ def _pretrained_run(s: LessonSettings) -> LessonRun:
     run = minilm_run(s.sentence, MAX_TOKENS + 2, s.layer)
     if run.truncated:
         raise attn_core.AttentionInputError(
-            f"Your sentence has {run.n_tokens_original - 2} tokens; the lessons show at most "
-            f"{MAX_TOKENS}. Shorten it (the Model explorer page takes up to 126)."
+            _(
+                "Your sentence has {n} tokens; the lessons show at most {most}. Shorten it "
+                "(the Model explorer page takes up to 126)."
+            ).format(n=run.n_tokens_original - 2, most=MAX_TOKENS)
         )
     real = model.head_trace(run, s.layer, s.head)
     t = attn_core.attention(
@@ -95,8 +98,10 @@ def _lesson_run(s: LessonSettings, multi: bool) -> LessonRun:
     w = _toy_weights(s, n_heads)
     if multi and s.weights == "similarity" and s.d_model % n_heads:
         raise attn_core.ShapeError(
-            f"With similarity weights each head takes d_model / heads features: "
-            f"{s.d_model} features do not split into {n_heads} heads. Pick another number."
+            _(
+                "With similarity weights each head takes d_model / heads features: "
+                "{d_model} features do not split into {heads} heads. Pick another number."
+            ).format(d_model=s.d_model, heads=n_heads)
         )
     d_k = w.w_q.shape[1] // n_heads
     trace = attn_core.self_attention(  # head 0 alone: what the single-head pages show

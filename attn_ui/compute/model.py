@@ -8,9 +8,22 @@ from functools import lru_cache
 import streamlit as st
 
 from attn_core.pretrained import ModelTrace
+from attn_lessons.i18n import N_, _
 
 
-@st.cache_resource(show_spinner="Loading the pretrained model (once per server)...")
+class Shown(str):
+    """A cache decorator's spinner message (``show_spinner=Shown(N_("..."))``), in the
+    language of the page it shows on: the decorator keeps the message from import time,
+    before any page has a language, and Streamlit reads it with ``str()`` only when it shows
+    the spinner, in the page's thread."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _(str.__str__(self))
+
+
+@st.cache_resource(show_spinner=Shown(N_("Loading the pretrained model (once per server)...")))
 def minilm():
     """The pretrained model, loaded once per server process and shared; never mutated."""
     from attn_core.pretrained import load_minilm

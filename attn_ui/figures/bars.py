@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from plotly.colors import qualitative
 
+from attn_lessons.i18n import _
 from attn_ui.figures import chart
 from attn_ui.figures.chart import BAR, INK
 
@@ -24,18 +25,18 @@ def row_bars(
     *,
     title: str,
     y_title: str,
-    x_title: str = "key",
+    x_title: str | None = None,
     y_range: tuple[float, float] | None = None,
 ) -> dict:
     """One bar per token, its value written above it when there is room; -inf (a masked
-    score) is a flat grey bar marked −∞."""
+    score) is a flat grey bar marked −∞. x_title: "key" unless given."""
     values = np.asarray(values, dtype=float)
     text = [f"{v:.2f}" if np.isfinite(v) else "−∞" for v in values]
     return chart.bars(
         tokens,
         [chart.series(y_title, values, BAR, text=text)],
         title=title,
-        x_title=x_title,
+        x_title=_("key") if x_title is None else x_title,
         y_title=y_title,
         y_range=y_range,
         decimals=4,
@@ -57,17 +58,17 @@ def stacked_parts(
     name each share's key. Every key keeps a colour of its own up to 24 keys."""
     legend = len(tokens) <= LEGEND_KEYS
     if not legend:
-        title += " (◆ = their sum)"
+        title = _("{title} (◆ = their sum)").format(title=title)
     shares = [
         chart.series(f"{j} {name}", parts[j], KEY_COLOURS[j % len(KEY_COLOURS)])
         for j, name in enumerate(tokens)
     ]
-    the_sum = chart.series("sum = output row", total, INK, style="diamond")
+    the_sum = chart.series(_("sum = output row"), total, INK, style="diamond")
     return chart.bars(
         features,
         [*shares, the_sum],
         title=title,
-        x_title="feature of V",
+        x_title=_("feature of V"),
         y_title="a_j × v_j",
         stacked=True,
         legend=legend,

@@ -332,22 +332,24 @@ export function kindOf(c) {
   return c.series.some((s) => s.style === "bar") ? "bar chart" : "line chart";
 }
 
-export function chartBox(root, c, font) {
+export function chartBox(root, c, font, words) {
+  // `words`: the page's (js/words.js)
   const box = figureBox(root, CHART, "cg-chart");
-  box.chart = { ...c, font };
-  box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title)));
+  box.chart = { ...c, font, words };
+  box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title), words));
   return box;
 }
 
 export function drawChartBox(box, width) {
   const c = box.chart, canvas = box.querySelector("canvas");
+  // in the page's language when it sent them (chart.py `spoken`), else in English
   const kind = kindOf(c);
-  canvas.setAttribute("aria-roledescription", kind);
+  canvas.setAttribute("aria-roledescription", c.role || kind);
   canvas.setAttribute("aria-label", c.title);
-  canvas.setAttribute("aria-description", `A ${kind} of ${c.series.length} series over `
-    + `${c.x.title}. The left and right arrow keys move along ${alone(c) ? "a series" : "it"} `
-    + "and the up and down keys from one series to the next, reading each value; the numbers "
-    + "are also in a table on this page.");
+  canvas.setAttribute("aria-description", c.description || `A ${kind} of ${c.series.length} `
+    + `series over ${c.x.title}. The left and right arrow keys move along `
+    + `${alone(c) ? "a series" : "it"} and the up and down keys from one series to the next, `
+    + "reading each value; the numbers are also in a table on this page.");
   box.layout = drawChart(canvas, c, width);
   const g = canvas.getContext("2d"), L = box.layout;
   canvas.dataset.chart = c.chart;

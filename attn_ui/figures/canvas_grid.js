@@ -298,7 +298,7 @@ function sharedBar(wrapper, grid, sec, font) {
   g.font = `${FONT_PX}px ${font}`;
   g.fillText(sec.bar.title, 0, FONT_PX / 2);
   drawBar(g, sec.bar, 0, FONT_PX + 4, w - 4, font);
-  const png = pngLink(() => gridImage(grid, sec.bar), () => `${sec.name || "grid"}.png`);
+  const png = pngLink(() => gridImage(grid, sec.bar), () => `${sec.name || "grid"}.png`, grid.words);
   Object.assign(png.style, { top: "", bottom: "0" }); // the top right holds a column label
   wrapper.append(bar, png);
 }
@@ -311,6 +311,7 @@ function section(root, sec, narrow) {
   const grid = document.createElement("div");
   grid.className = "cg-grid";
   grid.font = root.font;
+  grid.words = root.words;
   const cols = sec.widths.map((w) => `minmax(0, ${w}fr)`).join(" ");
   Object.assign(grid.style, {
     display: "grid", gap: small ? "4px" : "16px 24px", alignItems: "start",
@@ -326,12 +327,15 @@ function section(root, sec, narrow) {
       label(grid, sec.labels.rows[k / sec.widths.length], { textAlign: "right" });
     }
     if (it.arrow) { arrowBox(grid, narrow ? "↓" : it.arrow); return; }
-    if (it.chart === "links") { boxes.push(linksBox(grid, it, root.font)); return; } // canvas_links.js
-    if (it.chart) { boxes.push(chartBox(grid, it, root.font)); return; } // canvas_chart.js
+    const words = root.words; // the page's, for the hover and the PNG link (js/words.js)
+    if (it.chart === "links") { boxes.push(linksBox(grid, it, root.font, words)); return; } // canvas_links.js
+    if (it.chart) { boxes.push(chartBox(grid, it, root.font, words)); return; } // canvas_chart.js
     const box = figureBox(grid, HEATMAP, "cg-figure");
-    box.figure = { ...it, values: decode(it.z), font: root.font };
+    box.figure = { ...it, values: decode(it.z), font: root.font, words };
     if (it.frame) Object.assign(box.style, { outline: `3px solid ${it.frame}`, outlineOffset: "1px" });
-    if (!it.small) box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title)));
+    if (!it.small) {
+      box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title), words));
+    }
     boxes.push(box);
   });
   if (small && sec.bar) sharedBar(wrapper, grid, sec, root.font);
@@ -344,9 +348,11 @@ function section(root, sec, narrow) {
       return;
     }
     const f = box.figure, canvas = box.querySelector("canvas");
+    // in the page's language when it sent them (heatmap.py `spoken`), else in English
+    if (f.role) canvas.setAttribute("aria-roledescription", f.role);
     canvas.setAttribute("aria-label", f.title);
-    canvas.setAttribute("aria-description", `${f.shape[0]} ${f.rowTitle}s by ${f.shape[1]} `
-      + `${f.colTitle}s. The arrow keys move from cell to cell and read each one; `
+    canvas.setAttribute("aria-description", f.description || `${f.shape[0]} ${f.rowTitle}s by `
+      + `${f.shape[1]} ${f.colTitle}s. The arrow keys move from cell to cell and read each one; `
       + "the numbers are also in a table on this page.");
     box.layout = draw(canvas, f, widths[k]);
     canvas.dataset.firstRow = f.rows[0]; // for the tests and bench/bench_app.py
@@ -388,6 +394,7 @@ export default function ({ parentElement, data }) {
     root.observer.observe(root);
   }
   root.sections = data.sections;
+  root.words = data.words || {}; // what the figures say, in the page's language (js/words.js)
   render(root, data.sections);
   return () => {
     root.observer.disconnect();

@@ -18,12 +18,29 @@ from pathlib import Path
 
 import streamlit as st
 
-from attn_ui.figures import js_bundle
+from attn_lessons.i18n import N_, _
+from attn_ui.figures import chart, heatmap, js_bundle
 
 # canvas_grid.js and the modules it imports (canvas_chart.js, js/*.js), joined into the one
 # script a component takes (js_bundle.py says how, and why not files)
 _JS = js_bundle.bundle(Path(__file__).with_name("canvas_grid.js"))
 _component = st.components.v2.component("attention_lab_canvas_grid", js=_JS, isolate_styles=False)
+
+# What the script says in the hover box, the live region and to screen readers, sent in the
+# page's language with the figures ({fields} filled in by js/words.js `say`, which has the
+# same messages in English for a figure sent without them)
+WORDS = {
+    "masked": N_("{value} (masked)"),
+    "value": N_("value: {value}"),
+    "bin": N_("{title} from {low} to {high}"),
+    "point": N_("point"),
+    "queries": N_("queries"),
+    "keys": N_("keys"),
+    "query": N_("query {index}: {token}"),
+    "key": N_("key {index}: {token}"),
+    "weight": N_("weight: {value}"),
+    "download": N_("Download this figure as a PNG image"),
+}
 
 
 def arrow(text: str = "→") -> dict:
@@ -62,10 +79,23 @@ def small_multiples(
     }
 
 
+def _spoken(item: dict) -> dict:
+    """The item with what a screen reader says of it, in the page's language (its kind and
+    how to read it: `heatmap.spoken`, `chart.spoken`)."""
+    if "z" in item:
+        return item | heatmap.spoken(item)
+    if "chart" in item:
+        return item | chart.spoken(item)
+    return item  # an arrow
+
+
 def show(sections: list[dict], *, key: str) -> None:
     """Draw the sections, one browser component for all of them (each element costs the
-    server about a millisecond per rerun, bench/bench_app.py)."""
-    _component(data={"sections": sections}, key=key)
+    server about a millisecond per rerun, bench/bench_app.py), with the words the script
+    says (`WORDS`) in the page's language."""
+    sent = [sec | {"items": [_spoken(it) for it in sec["items"]]} for sec in sections]
+    words = {name: _(message) for name, message in WORDS.items()}
+    _component(data={"sections": sent, "words": words}, key=key)
 
 
 def figure(fig: dict, *, key: str) -> None:

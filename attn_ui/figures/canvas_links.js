@@ -17,6 +17,7 @@ import { HEAD_PX, LEVELS, linkLines, linksLayout, linkText, rowY } from "./js/li
 import { decode } from "./js/numbers.js";
 import { FONT_PX } from "./js/sizes.js";
 import { fileName } from "./js/text.js";
+import { say } from "./js/words.js";
 
 const LINE_RGB = "8, 48, 107"; // the darkest blue of the weights' scale
 
@@ -28,9 +29,9 @@ function draw(canvas, c, width) {
   setFont(g, FONT_PX, c.font);
   g.fillStyle = INK;
   g.textAlign = "right";
-  g.fillText("queries", L.x0, L.top + HEAD_PX / 2);
+  g.fillText(say(c.words, "queries"), L.x0, L.top + HEAD_PX / 2);
   g.textAlign = "left";
-  g.fillText("keys", L.x1, L.top + HEAD_PX / 2);
+  g.fillText(say(c.words, "keys"), L.x1, L.top + HEAD_PX / 2);
   L.lines = linkLines(c.weights, L.t, c.query, c.floor);
   for (let level = 1; level <= LEVELS; level++) { // one stroke per strength
     const alpha = level / LEVELS;
@@ -89,20 +90,23 @@ const LINKS = {
   },
 };
 
-export function linksBox(root, c, font) {
+export function linksBox(root, c, font, words) {
+  // `words`: the page's (js/words.js)
   const box = figureBox(root, LINKS, "cg-chart");
-  box.chart = { ...c, font, weights: decode(c.weights) }; // base64 in, numbers out
-  box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title)));
+  box.chart = { ...c, font, words, weights: decode(c.weights) }; // base64 in, numbers out
+  box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title), words));
   return box;
 }
 
 export function drawLinksBox(box, width) {
   const c = box.chart, canvas = box.querySelector("canvas");
-  canvas.setAttribute("aria-roledescription", "lines from queries to keys");
+  // in the page's language when it sent them (chart.py `spoken`), else in English
+  canvas.setAttribute("aria-roledescription", c.role || "lines from queries to keys");
   canvas.setAttribute("aria-label", c.title);
-  canvas.setAttribute("aria-description", `Each of ${c.tokens.length} queries joined to the `
-    + "keys it weighs, by lines as strong as the weights. The up and down arrow keys move "
-    + "from query to query and the left and right keys from key to key, reading each weight.");
+  canvas.setAttribute("aria-description", c.description || `Each of ${c.tokens.length} queries `
+    + "joined to the keys it weighs, by lines as strong as the weights. The up and down arrow "
+    + "keys move from query to query and the left and right keys from key to key, reading each "
+    + "weight.");
   box.layout = draw(canvas, c, width);
   const g = canvas.getContext("2d"), L = box.layout;
   canvas.dataset.chart = c.chart;

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_lessons.i18n import N_, _, ngettext
 from attn_ui.figures.heatmap import encode
 
 BAR = "#2b6cb0"
@@ -41,6 +42,13 @@ INK = "#262730"
 # line; "step": a step at each x; "points": points only; "diamond": a large point each
 STYLES = ("bar", "line", "curve", "dash", "dot", "step", "points", "diamond")
 HISTOGRAM_BINS = 60
+# What a screen reader calls a chart (its aria-roledescription), by `kind`
+KINDS = {
+    "histogram": N_("histogram"),
+    "x-y plane": N_("x-y plane"),
+    "bar chart": N_("bar chart"),
+    "line chart": N_("line chart"),
+}
 
 
 def _numbers(name: str, values, what: str) -> np.ndarray:
@@ -219,19 +227,19 @@ def histogram(
 ) -> dict:
     """Overlaid histograms of (name, values, colour) samples, counted in the same `bins` equal
     bins over all of them (`bin_edges`): one bar per bin and sample, from edge to edge."""
-    flat = [_numbers(name, v, "a sample") for name, v, _ in samples]
+    flat = [_numbers(name, v, "a sample") for name, v, _colour in samples]
     if not samples or not all(v.size for v in flat):
         raise ValueError("a histogram needs samples to count")
     edges = bin_edges(flat, bins)
     counts = [
         series(name, np.histogram(v, bins=edges)[0], colour)
-        for (name, _, colour), v in zip(samples, flat, strict=True)
+        for (name, _values, colour), v in zip(samples, flat, strict=True)
     ]
     return {
         "chart": "histogram",
         "title": title,
         "x": {"title": x_title, "edges": edges.tolist(), "log": False, "ticks": None},
-        "y": {"title": "count", "range": None, "log": False},
+        "y": {"title": _("count"), "range": None, "log": False},
         "series": counts,
         "stacked": False,
         "legend": True,
@@ -245,12 +253,12 @@ def plane(
     title: str,
     x_title: str,
     y_title: str,
-    point_title: str = "point",
+    point_title: str | None = None,
     height: int = 320,
 ) -> dict:
     """Paths and points in an x-y plane (every series has its own x, `series(x=...)`), a unit as
     long across as up, the origin in the middle: a circle looks round. A point's label is its
-    series' text; the hover names it "`point_title` <label>"."""
+    series' text; the hover names it "`point_title` <label>" ("point" unless given)."""
     if not series_list or any("x" not in s for s in series_list):
         raise ValueError("every series of a plane needs its own x")
     reach = max(abs(v) for s in series_list for v in (*s["x"], *s["values"]) if v is not None)
@@ -265,7 +273,7 @@ def plane(
         "legend": True,
         "mark": None,
         "equal": True,
-        "pointTitle": point_title,
+        "pointTitle": _("point") if point_title is None else point_title,
         "height": height,
     }
 
@@ -286,3 +294,73 @@ def links(
         "query": query,
         "floor": float(floor),
     }
+
+
+def kind(c: dict) -> str:
+    """What a screen reader calls the chart `c` (a key of KINDS; canvas_chart.js `kindOf`)."""
+    if c["chart"] == "histogram":
+        return "histogram"
+    if c.get("equal"):
+        return "x-y plane"
+    return "bar chart" if any(s["style"] == "bar" for s in c["series"]) else "line chart"
+
+
+def _alone(c: dict) -> bool:
+    """Whether each series is read on its own (js/chart_layout.js `alone`)."""
+    return c["chart"] == "lines" and any("x" in s for s in c["series"])
+
+
+def spoken(c: dict) -> dict[str, str]:
+    """What a screen reader says of the chart `c`, in the page's language: its kind
+    (aria-roledescription) and how to read it (aria-description). The browser's script has the
+    same words in English (canvas_chart.js, canvas_links.js) for a chart sent without them."""
+    if c["chart"] == "links":
+        n = len(c["tokens"])
+        # English says "queries" even of one: the same words as before
+        how = ngettext(
+            "Each of {n} queries joined to the keys it weighs, by lines as strong as the weights. "
+            "The up and down arrow keys move from query to query and the left and right keys "
+            "from key to key, reading each weight.",
+            "Each of {n} queries joined to the keys it weighs, by lines as strong as the weights. "
+            "The up and down arrow keys move from query to query and the left and right keys "
+            "from key to key, reading each weight.",
+            n,
+        )
+        return {"role": _("lines from queries to keys"), "description": how.format(n=n)}
+    n, what = len(c["series"]), kind(c)
+    fields = {"n": n, "x_title": c["x"]["title"]}
+    if what == "histogram":
+        first = ngettext(
+            "A histogram of {n} series over {x_title}.",
+            "A histogram of {n} series over {x_title}.",
+            n,
+        )
+    elif what == "x-y plane":
+        first = ngettext(
+            "A x-y plane of {n} series over {x_title}.",
+            "A x-y plane of {n} series over {x_title}.",
+            n,
+        )
+    elif what == "bar chart":
+        first = ngettext(
+            "A bar chart of {n} series over {x_title}.",
+            "A bar chart of {n} series over {x_title}.",
+            n,
+        )
+    else:
+        first = ngettext(
+            "A line chart of {n} series over {x_title}.",
+            "A line chart of {n} series over {x_title}.",
+            n,
+        )
+    if _alone(c):
+        keys = _(
+            "The left and right arrow keys move along a series and the up and down keys from one "
+            "series to the next, reading each value; the numbers are also in a table on this page."
+        )
+    else:
+        keys = _(
+            "The left and right arrow keys move along it and the up and down keys from one series "
+            "to the next, reading each value; the numbers are also in a table on this page."
+        )
+    return {"role": _(KINDS[what]), "description": f"{first.format(**fields)} {keys}"}

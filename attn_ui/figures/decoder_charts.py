@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_lessons.i18n import _, ngettext
 from attn_ui import formats
 from attn_ui.figures import chart, plots
 from attn_ui.figures.lab_charts import loglog
@@ -20,25 +21,25 @@ def kv_memory(curves: dict, weights_mb: float, t: int, cache_mb: float, yours: s
     (`t` tokens, `cache_mb`) marked."""
     return plots.lines(
         [
-            ("KV cache (float32)", curves["t"], curves["cache_mb"], None, "linear"),
-            ("the weights", curves["t"], [weights_mb] * len(curves["t"]), WEIGHTS, "linear"),
+            (_("KV cache (float32)"), curves["t"], curves["cache_mb"], None, "linear"),
+            (_("the weights"), curves["t"], [weights_mb] * len(curves["t"]), WEIGHTS, "linear"),
         ],
-        title="Memory of the KV cache against the context",
-        x_title="tokens in the context",
-        y_title="MB (10⁶ bytes)",
-        marks=[(f"your {yours} and the model's one", t, cache_mb, YOURS)],
+        title=_("Memory of the KV cache against the context"),
+        x_title=_("tokens in the context"),
+        y_title=_("MB (10⁶ bytes)"),
+        marks=[(_("your {yours} and the model's one").format(yours=yours), t, cache_mb, YOURS)],
     )
 
 
 def kv_flops(curves: dict) -> dict:
     """FLOPs of one more token with the cache and without it, log-log."""
     return loglog(
-        "FLOPs to read one more token",
-        "tokens in the context",
-        "FLOPs",
+        _("FLOPs to read one more token"),
+        _("tokens in the context"),
+        _("FLOPs"),
         [
-            ("with the cache", curves["t"], curves["flops_with"], "solid"),
-            ("without (all again)", curves["t"], curves["flops_without"], "dash"),
+            (_("with the cache"), curves["t"], curves["flops_with"], "solid"),
+            (_("without (all again)"), curves["t"], curves["flops_without"], "dash"),
         ],
     )
 
@@ -51,9 +52,9 @@ def cache_growth(t: np.ndarray, growth: dict[str, np.ndarray], context: int) -> 
             chart.series(name, b / formats.MB, VARIANTS[name], style="curve")
             for name, b in growth.items()
         ],
-        title="KV cache (float32) against the context",
-        x_title="tokens in the context, T",
-        y_title="MB (10⁶ bytes)",
-        mark=(context, f"{context} tokens"),
+        title=_("KV cache (float32) against the context"),
+        x_title=_("tokens in the context, T"),
+        y_title=_("MB (10⁶ bytes)"),
+        mark=(context, ngettext("{n} token", "{n} tokens", context).format(n=context)),
         height=260,
     )

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_lessons.i18n import _
 from attn_ui.figures import canvas_grid, chart, heatmap
 
 DENSE = 40  # beyond this many tokens only strong weights get a line (js/links_layout.js: DENSE)
@@ -26,7 +27,7 @@ def grid(attentions: np.ndarray, tokens: Sequence[str], layer: int, head: int) -
             attentions[i, h],
             tokens,
             tokens,
-            title=f"layer {i}, head {h}",
+            title=_("layer {layer}, head {head}").format(layer=i, head=h),
             kind="weights_stretched",
             framed=(i, h) == (layer, head),
         )
@@ -35,9 +36,9 @@ def grid(attentions: np.ndarray, tokens: Sequence[str], layer: int, head: int) -
     ]
     return canvas_grid.small_multiples(
         items,
-        row_labels=[f"L{i}" for i in range(n_layers)],
-        col_labels=[f"H{h}" for h in range(n_heads)],
-        bar=heatmap.colour_bar("weights_stretched", "weight"),
+        row_labels=[_("L{layer}").format(layer=i) for i in range(n_layers)],  # layer i
+        col_labels=[_("H{head}").format(head=h) for h in range(n_heads)],  # head h
+        bar=heatmap.colour_bar("weights_stretched", _("weight")),
         name="every_head",
     )
 
@@ -51,11 +52,14 @@ def line_floor(t: int, query: int | None) -> float:
 def lines_figure(weights: np.ndarray, tokens: Sequence[str], query: int | None, name: str) -> dict:
     """(T, T) weights as lines from each query (left) to each key (right), stronger for a larger
     weight; only `query`'s lines when it is given (canvas_links.js draws them)."""
-    which = "every query" if query is None else f"query {query}"
+    if query is None:
+        title = _("{name}: the lines of every query").format(name=name)
+    else:
+        title = _("{name}: the lines of query {query}").format(name=name, query=query)
     return chart.links(
         weights,
         tokens,
         query,
-        title=f"{name}: the lines of {which}",
+        title=title,
         floor=line_floor(len(tokens), query),
     )

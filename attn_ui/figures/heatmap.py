@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from plotly.colors import get_colorscale, sample_colorscale
 
+from attn_lessons.i18n import N_, _, ngettext
 from attn_ui.figures.heatmap_axes import numbered
 
 MAX_CELLS_WITH_NUMBERS = 24 * 24
@@ -38,10 +39,12 @@ NARROW_NUMBERS = 4  # a figure in a narrow column: numbers on cells up to this m
 BAND = "#ff7f0e"  # the outline of a local-attention band
 FRAME = "#d62728"  # the frame around the chosen one of several small heatmaps
 MAY_ATTEND = [198, 219, 239]  # a mask's 0 cells (its -inf cells are the renderer's grey)
-MASK_LEGEND = [  # drawn instead of a colour bar: a mask has two values, not a range
-    {"text": "0: may attend", "colour": MAY_ATTEND},
-    {"text": "−∞: masked", "colour": None},  # None: the renderer's masked grey
-]
+# drawn instead of a colour bar: a mask has two values, not a range. (text, colour) each,
+# the text translated where drawn (`figure`)
+MASK_LEGEND = (
+    (N_("0: may attend"), MAY_ATTEND),
+    (N_("−∞: masked"), None),  # None: the renderer's masked grey
+)
 
 
 def _rgb(scale: list) -> list:
@@ -117,8 +120,8 @@ def figure(
     *,
     title: str,
     kind: str = "signed",
-    row_title: str = "query",
-    col_title: str = "key",
+    row_title: str | None = None,
+    col_title: str | None = None,
     show_numbers: bool = True,
     decimals: int = 2,
     hover: np.ndarray | None = None,
@@ -129,6 +132,7 @@ def figure(
     """One heatmap of the (R, C) matrix `m`, as the component draws it.
 
     rows, cols : labels, one per row/column (tokens or feature names), drawn as text.
+    row_title, col_title : what a row and a column are ("query" and "key" unless given).
     kind : "signed" (diverging scale centred at 0), "weights" (0..1) or "mask" (an additive
         mask M of 0 and -inf: two colours and a legend, whole numbers on cells).
     hover : optional (R, C) array of extra hover text per cell, shown under the value.
@@ -145,8 +149,8 @@ def figure(
         "shape": [n_r, n_c],
         "rows": rows,
         "cols": cols,
-        "rowTitle": row_title,
-        "colTitle": col_title,
+        "rowTitle": _("query") if row_title is None else row_title,
+        "colTitle": _("key") if col_title is None else col_title,
         "z": encode(m),
         "zmin": lo,
         "zmax": hi,
@@ -159,7 +163,7 @@ def figure(
     if hover is not None:
         fig["hover"] = np.asarray(hover, dtype=object).astype(str).tolist()
     if kind == "mask":
-        fig["legend"] = MASK_LEGEND
+        fig["legend"] = [{"text": _(text), "colour": colour} for text, colour in MASK_LEGEND]
     if kind.startswith("weights"):
         fig["unit"] = True  # cells write ".08" and "1": two decimals that fit a narrow cell
     if band is not None:
@@ -190,3 +194,22 @@ def colour_bar(kind: str, title: str, limit: float | None = None) -> dict:
     """A colour bar shared by a grid of small heatmaps (`small`)."""
     lo, hi = colour_range(np.zeros(0), kind, limit)
     return {"title": title, "scale": SCALES[kind], "zmin": lo, "zmax": hi}
+
+
+def spoken(f: dict) -> dict[str, str]:
+    """What a screen reader says of the heatmap `f`, in the page's language: its kind
+    (aria-roledescription), its size and how to read it (aria-description), and the line its
+    title gets when its columns scroll. canvas_grid.js has the same words in English, for a
+    figure sent without them."""
+    (n_r, n_c), rows, cols = f["shape"], f["rowTitle"], f["colTitle"]
+    how = _(
+        "{rows} {row_title}s by {cols} {col_title}s. The arrow keys move from cell to cell and "
+        "read each one; the numbers are also in a table on this page."
+    )
+    # English says "columns" even of one: the same words as before
+    scroll = ngettext("scroll sideways: all {n} columns", "scroll sideways: all {n} columns", n_c)
+    return {
+        "role": _("heatmap"),
+        "description": how.format(rows=n_r, row_title=rows, cols=n_c, col_title=cols),
+        "scroll": scroll.format(n=n_c),
+    }

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from attn_core.backward import Grads
+from attn_lessons.i18n import _
 from attn_ui.figures import plots
 from attn_ui.figures.matrix import matrix
 
@@ -19,10 +20,13 @@ def step_row(tokens: Sequence[str], row: int, before: np.ndarray, after: np.ndar
     """Row `row` of A (its weights `before` and `after` the step), bars side by side."""
     return plots.grouped_bars(
         tokens,
-        [("before the step", before, plots.UNSCALED), ("after the step", after, plots.SCALED)],
-        title=f"Row i of A: where token {tokens[row]} looks",
-        value_title="weight",
-        name_title="key",
+        [
+            (_("before the step"), before, plots.UNSCALED),
+            (_("after the step"), after, plots.SCALED),
+        ],
+        title=_("Row i of A: where token {token} looks").format(token=tokens[row]),
+        value_title=_("weight"),
+        name_title=_("key"),
         value_range=(0, 1.05),
     )
 
@@ -33,13 +37,13 @@ def training(losses: np.ndarray, right_weight: np.ndarray, shown: int) -> dict:
     steps = np.arange(1, len(losses) + 1)
     return plots.lines(
         [
-            ("loss", steps, losses, plots.UNSCALED, "spline"),
-            ("weight on the right key", steps, right_weight, plots.SCALED, "spline"),
+            (_("loss"), steps, losses, plots.UNSCALED, "spline"),
+            (_("weight on the right key"), steps, right_weight, plots.SCALED, "spline"),
         ],
-        title="Loss and weight on the right key, per step",
-        x_title="step (log scale)",
-        y_title="value",
-        marks=[(f"step {shown + 1}", shown + 1, losses[shown], plots.UNSCALED)],
+        title=_("Loss and weight on the right key, per step"),
+        x_title=_("step (log scale)"),
+        y_title=_("value"),
+        marks=[(_("step {n}").format(n=shown + 1), shown + 1, losses[shown], plots.UNSCALED)],
         log_x=True,
     )
 
@@ -47,22 +51,24 @@ def training(losses: np.ndarray, right_weight: np.ndarray, shown: int) -> dict:
 def gradient_pairs(g: Grads, tok, feats, d_k, d_v) -> list[tuple[tuple, tuple]]:
     """The backward pass's gradients two by two, in the order the chain rule reaches them:
     each (matrix, row labels, column labels, title, row title, column title)."""
+    token, feature, of_x = _("token"), _("feature"), _("feature of x")
+    query, key = _("query"), _("key")
     return [
         (
-            (g.d_output, tok, d_v, "dZ = dL/dZ", "token", "feature"),
-            (g.dv, tok, d_v, "dV = Aᵀ dZ", "token", "feature"),
+            (g.d_output, tok, d_v, "dZ = dL/dZ", token, feature),
+            (g.dv, tok, d_v, "dV = Aᵀ dZ", token, feature),
         ),
         (
-            (g.d_weights, tok, tok, "dA = dZ Vᵀ", "query", "key"),
-            (g.d_scaled, tok, tok, "dS = A ⊙ (dA − rowsum)", "query", "key"),
+            (g.d_weights, tok, tok, "dA = dZ Vᵀ", query, key),
+            (g.d_scaled, tok, tok, "dS = A ⊙ (dA − rowsum)", query, key),
         ),
         (
-            (g.dq, tok, d_k, "dQ = dS K / √d_k", "token", "feature"),
-            (g.dk, tok, d_k, "dK = dSᵀ Q / √d_k", "token", "feature"),
+            (g.dq, tok, d_k, "dQ = dS K / √d_k", token, feature),
+            (g.dk, tok, d_k, "dK = dSᵀ Q / √d_k", token, feature),
         ),
         (
-            (g.dw_q, feats, d_k, "dW_Q = Xᵀ dQ", "feature of x", "feature"),
-            (g.dw_k, feats, d_k, "dW_K = Xᵀ dK", "feature of x", "feature"),
+            (g.dw_q, feats, d_k, "dW_Q = Xᵀ dQ", of_x, feature),
+            (g.dw_k, feats, d_k, "dW_K = Xᵀ dK", of_x, feature),
         ),
     ]
 

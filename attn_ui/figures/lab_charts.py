@@ -11,6 +11,7 @@ import pandas as pd
 from plotly.colors import qualitative
 
 from attn_core.labs.cost import CostCurve, Fit
+from attn_lessons.i18n import _
 from attn_ui.figures import chart
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
@@ -71,9 +72,9 @@ def stages_figure(spread: pd.DataFrame) -> dict:
             chart.series(name, row.to_numpy(), TOKEN_COLOURS[n % len(TOKEN_COLOURS)], style="line")
             for n, (name, row) in enumerate(spread.iterrows())
         ],
-        title="One line per token, through the layer",
-        x_title="stage",
-        y_title="standard deviation (log scale)",
+        title=_("One line per token, through the layer"),
+        x_title=_("stage"),
+        y_title=_("standard deviation (log scale)"),
         log_y=True,
         height=300,
     )
@@ -89,7 +90,8 @@ def clip_limit(m: np.ndarray) -> float:
 def _fitted(symbol: str, x: np.ndarray, start: int, fit: Fit) -> tuple:
     """The fit's dashed line over the points it used (x >= start)."""
     x = x[x >= start]
-    return (f"fit: c·{symbol}^{fit.slope:.2f}", x, fit_line(x, fit), "dash")
+    name = _("fit: c·{symbol}^{slope}").format(symbol=symbol, slope=f"{fit.slope:.2f}")
+    return (name, x, fit_line(x, fit), "dash")
 
 
 def cost_figures(over_t: CostCurve, over_d: CostCurve, fits: dict[str, Fit], start: dict):
@@ -99,18 +101,21 @@ def cost_figures(over_t: CostCurve, over_d: CostCurve, fits: dict[str, Fit], sta
     smallest x each fit used.
     """
     t, d = over_t.t, over_d.d
+    measured = _("attention (measured)")
     time_t = [
-        ("attention (measured)", t, over_t.seconds),
+        (measured, t, over_t.seconds),
         _fitted("T", t, start["t"], fits["t"]),
-        ("RNN, T steps (measured)", t, over_t.rnn_seconds),
+        (_("RNN, T steps (measured)"), t, over_t.rnn_seconds),
     ]
     memory = [
-        ("weights A (T × T)", t, over_t.weights_bytes),
-        ("every T × T array the trace keeps", t, over_t.trace_bytes),
+        (_("weights A (T × T)"), t, over_t.weights_bytes),
+        (_("every T × T array the trace keeps"), t, over_t.trace_bytes),
     ]
-    time_d = [("attention (measured)", d, over_d.seconds), _fitted("d", d, start["d"], fits["d"])]
+    time_d = [(measured, d, over_d.seconds), _fitted("d", d, start["d"], fits["d"])]
+    seconds = _("seconds")
+    by_d = _("Time against d (T = {t})").format(t=over_d.t[0])
     return (
-        loglog("Time against T", "T", "seconds", time_t, ticks=t),
-        loglog("Memory against T", "T", "bytes", memory, ticks=t),
-        loglog(f"Time against d (T = {over_d.t[0]})", "d", "seconds", time_d, ticks=d),
+        loglog(_("Time against T"), "T", seconds, time_t, ticks=t),
+        loglog(_("Memory against T"), "T", _("bytes"), memory, ticks=t),
+        loglog(by_d, "d", seconds, time_d, ticks=d),
     )

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_lessons.i18n import _
 from attn_ui.figures import canvas_grid
 from attn_ui.figures.heatmap import figure as heatmap_figure
 from attn_ui.tables import numbers, table
@@ -21,8 +22,8 @@ def matrix(
     name: str,
     by_hand_name: str | None = None,
     kind: str = "signed",
-    row_title: str = "query",
-    col_title: str = "key",
+    row_title: str | None = None,
+    col_title: str | None = None,
     columns: bool = False,
     show_numbers: bool = True,
     key: str,
@@ -34,6 +35,7 @@ def matrix(
     """Show `m` (R, C) as a heatmap titled with its name and shape, plus its table.
 
     columns=True shows the by-hand layout: the transpose, titled `by_hand_name`.
+    row_title, col_title: what a row and a column of `m` are ("query" and "key" unless given).
     kind, hover, narrow, limit, band: as in `attn_ui.figures.heatmap.figure` (hover is (R, C),
     the matrix as given; it is transposed with it).
     """
@@ -54,7 +56,8 @@ def matrix(
         band=band,
     )
     canvas_grid.figure(fig, key=f"{key}_chart")
-    numbers(f"Numbers of {name} (table, CSV download)", lambda: table(m, rows, cols), key=key)
+    label = _("Numbers of {name} (table, CSV download)").format(name=name)
+    numbers(label, lambda: table(m, rows, cols), key=key)
 
 
 def oriented_figure(
@@ -64,8 +67,8 @@ def oriented_figure(
     *,
     name: str,
     by_hand_name: str | None = None,
-    row_title: str = "query",
-    col_title: str = "key",
+    row_title: str | None = None,
+    col_title: str | None = None,
     columns: bool = False,
     hover: np.ndarray | None = None,
     **style,
@@ -75,7 +78,11 @@ def oriented_figure(
 
     `style`: kind, show_numbers, narrow, limit, band, as in ``attn_ui.figures.heatmap.figure``.
     The overview draws such figures into one grid; `matrix` draws one with its table.
+    row_title, col_title: as in `matrix`.
     """
+    # resolved before `oriented` swaps them with the rows and columns
+    row_title = _("query") if row_title is None else row_title
+    col_title = _("key") if col_title is None else col_title
     if columns:
         hover = None if hover is None else hover.T
     m, rows, cols, name, row_title, col_title = oriented(

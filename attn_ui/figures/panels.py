@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
+from attn_lessons.i18n import _
 from attn_ui.figures import canvas_grid, heatmap
 from attn_ui.figures.matrix import matrix, oriented_figure
 from attn_ui.settings import LessonSettings
@@ -24,7 +25,7 @@ def chart(fig: dict, key: str, *, numbers_box: bool = True) -> None:
     <title>" (`tables.chart_table`), unless `numbers_box` is False (the page shows them)."""
     canvas_grid.figure(fig, key=key)
     if numbers_box:
-        label = f"Numbers of {fig['title']} (table, CSV download)"
+        label = _("Numbers of {name} (table, CSV download)").format(name=fig["title"])
         numbers(label, lambda: chart_table(fig), key=key)
 
 
@@ -67,18 +68,19 @@ def per_token(
     name: str,
     key: str,
     by_hand: str | None = None,
-    row_title: str = "token",
-    col_title: str = "feature",
+    row_title: str | None = None,
+    col_title: str | None = None,
 ) -> None:
-    """A matrix with one row per token (or any rows: `tokens` are just labels) and named columns."""
+    """A matrix with one row per token (or any rows: `tokens` are just labels) and named columns
+    (row_title, col_title: "token" and "feature" unless given)."""
     matrix(
         m,
         tokens,
         cols,
         name=name,
         by_hand_name=by_hand,
-        row_title=row_title,
-        col_title=col_title,
+        row_title=_("token") if row_title is None else row_title,
+        col_title=_("feature") if col_title is None else col_title,
         key=key,
         columns=s.columns,
         show_numbers=s.show_numbers,
@@ -106,7 +108,7 @@ def heads_grid(weights: Sequence[np.ndarray], tokens, s: LessonSettings) -> None
             w,
             tokens,
             tokens,
-            name=f"head {h}: A_{h}",
+            name=_("head {head}: A_{head}").format(head=h),
             kind="weights",
             columns=s.columns,
             show_numbers=s.show_numbers,
@@ -114,22 +116,24 @@ def heads_grid(weights: Sequence[np.ndarray], tokens, s: LessonSettings) -> None
         figs.append(fig)
         made[name] = lambda m=m, rows=rows, cols=cols: table(m, rows, cols)
     canvas_grid.show([canvas_grid.section(figs, widths=[1] * per_row)], key="mh_heads")
-    numbers_of("Numbers of every head's A (tables, CSV download)", made, key="mh_heads")
+    numbers_of(_("Numbers of every head's A (tables, CSV download)"), made, key="mh_heads")
 
 
 def sweep_chart(sweep, taus, tau: float, tokens, *, title: str, s: LessonSettings, key: str):
     """One row's weights at several temperatures, one heatmap row per temperature."""
-    rows = [f"τ = {x:g}" + ("  (yours)" if x == tau else "") for x in taus]
+    rows = [
+        _("τ = {tau}  (yours)").format(tau=f"{x:g}") if x == tau else f"τ = {x:g}" for x in taus
+    ]
     fig = heatmap.figure(
         sweep,
         rows,
         tokens,
         title=title,
         kind="weights",
-        row_title="temperature",
-        col_title="key",
+        row_title=_("temperature"),
+        col_title=_("key"),
         show_numbers=s.show_numbers,
     )
     canvas_grid.figure(fig, key=key)
-    label = f"Numbers of {title} (table, CSV download)"
+    label = _("Numbers of {name} (table, CSV download)").format(name=title)
     numbers(label, lambda: table(sweep, rows, tokens), key=key)

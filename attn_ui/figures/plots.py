@@ -13,6 +13,7 @@ import numpy as np
 from plotly.colors import qualitative
 
 from attn_core.labs import scaling
+from attn_lessons.i18n import _
 from attn_ui.figures import chart
 
 UNSCALED, SCALED, CLOSED = "#d62728", "#1f77b4", "#555555"  # red: q·k, blue: q·k / √d
@@ -44,14 +45,14 @@ def sweep_figure(
         d,
         drawn,
         title=title,
-        x_title="d (log scale)",
+        x_title=_("d (log scale)"),
         y_title=y_title,
         log_x=True,
         log_y=log_y,
         x_ticks=D_TICKS,
         y_range=y_range,
         y_from_zero=not log_y,
-        mark=(your_d, f"your d = {your_d}"),
+        mark=(your_d, _("your d = {d}").format(d=your_d)),
         height=240,
     )
 
@@ -95,7 +96,7 @@ def lines(
 
     marks : (name, x, y, colour) points drawn as large diamonds, kept out of the legend.
     """
-    xs = [np.asarray(x, dtype=float) for _, x, *_ in series]
+    xs = [np.asarray(x, dtype=float) for _name, x, *_rest in series]
     shared = all(x.shape == xs[0].shape and np.array_equal(x, xs[0]) for x in xs)
     drawn = [
         chart.series(
@@ -105,7 +106,7 @@ def lines(
             style=SHAPES[shape],
             x=None if shared else x,
         )
-        for n, ((name, _, y, colour, shape), x) in enumerate(zip(series, xs, strict=True))
+        for n, ((name, _x, y, colour, shape), x) in enumerate(zip(series, xs, strict=True))
     ]
     drawn += [
         chart.series(name, [my], colour, style="diamond", x=[mx], legend=False)
@@ -140,8 +141,8 @@ def saturation_figure(
     series = []
     if field == "variance":
         series += [
-            ("closed form: d", sweep.d, CLOSED, "dash", None),
-            ("closed form: 1", np.ones(len(sweep.d)), CLOSED, "dot", None),
+            (_("closed form: d"), sweep.d, CLOSED, "dash", None),
+            (_("closed form: 1"), np.ones(len(sweep.d)), CLOSED, "dot", None),
         ]
     marks = []
     for name, scaled, colour in (("q·k", False, UNSCALED), ("q·k / √d", True, SCALED)):
@@ -154,11 +155,10 @@ def saturation_figure(
                 )
                 for d in sweep.d
             ]
-        series.append(
-            (f"{name}, simulated", sweep.column(field, scaled=scaled), colour, None, error)
-        )
+        simulated = _("{name}, simulated").format(name=name)
+        series.append((simulated, sweep.column(field, scaled=scaled), colour, None, error))
         mark = getattr(scaling.saturation(sample, scaled=scaled), field)
-        marks.append((f"{name} at your d", mark, colour))
+        marks.append((_("{name} at your d").format(name=name), mark, colour))
     return sweep_figure(
         sweep.d,
         series,
@@ -175,8 +175,8 @@ def scores_histogram(sample: scaling.ScaleSample) -> dict:
     """The sample's scores, unscaled and scaled, in the same bins."""
     return histogram(
         [("q·k", sample.scores, UNSCALED), ("q·k / √d", sample.scaled, SCALED)],
-        title=f"The scores at d = {sample.d}",
-        x_title="score",
+        title=_("The scores at d = {d}").format(d=sample.d),
+        x_title=_("score"),
     )
 
 
@@ -185,9 +185,9 @@ def row_weights(keys: Sequence[str], unscaled: np.ndarray, scaled: np.ndarray) -
     return grouped_bars(
         keys,
         [("softmax(q·k)", unscaled, UNSCALED), ("softmax(q·k / √d)", scaled, SCALED)],
-        title="Weights of query 0",
-        value_title="weight",
-        name_title="key",
+        title=_("Weights of query 0"),
+        value_title=_("weight"),
+        name_title=_("key"),
         value_range=(0, 1.05),
     )
 
@@ -200,9 +200,9 @@ def selection_bars(names: Sequence[str], soft: np.ndarray, hard: np.ndarray, tau
     return grouped_bars(
         names,
         [(f"softmax(s / {tau:g})", soft, SOFT), ("argmax", hard, HARD)],
-        title=f"Soft and hard selection at τ = {tau:g}",
-        value_title="weight",
-        name_title="score",
+        title=_("Soft and hard selection at τ = {tau}").format(tau=f"{tau:g}"),
+        value_title=_("weight"),
+        name_title=_("score"),
         value_range=(0, 1.05),
     )
 
@@ -214,13 +214,13 @@ def temperature_paths(
     colours = [PALETTE[j % len(PALETTE)] for j in range(len(names))]
     return lines(
         [(n, taus, path[:, j], colours[j], "spline") for j, n in enumerate(names)],
-        title="Each weight as τ changes",
-        x_title="temperature τ (log scale)",
-        y_title="weight",
+        title=_("Each weight as τ changes"),
+        x_title=_("temperature τ (log scale)"),
+        y_title=_("weight"),
         log_x=True,
         y_range=(0, 1.02),
         marks=[
-            (f"{n} at your τ = {tau:g}", tau, w, colours[j])
+            (_("{name} at your τ = {tau}").format(name=n, tau=f"{tau:g}"), tau, w, colours[j])
             for j, (n, w) in enumerate(zip(names, soft, strict=True))
         ],
     )
@@ -229,16 +229,17 @@ def temperature_paths(
 def nudge_lines(j: int, sweep, score: float, weight: float) -> dict:
     """Score j's soft and hard weight as it moves (`softmax_facts.vary_one`), the learner's
     score marked."""
+    soft, hard = _("softmax weight of s{j}").format(j=j), _("argmax weight of s{j}").format(j=j)
     return lines(
         [
-            (f"softmax weight of s{j}", sweep.values, sweep.soft[:, j], SOFT, "spline"),
-            (f"argmax weight of s{j}", sweep.values, sweep.hard[:, j], HARD, "hv"),
+            (soft, sweep.values, sweep.soft[:, j], SOFT, "spline"),
+            (hard, sweep.values, sweep.hard[:, j], HARD, "hv"),
         ],
-        title=f"Weight of s{j} as its score moves (the others fixed)",
-        x_title=f"value of s{j}",
-        y_title="weight",
+        title=_("Weight of s{j} as its score moves (the others fixed)").format(j=j),
+        x_title=_("value of s{j}").format(j=j),
+        y_title=_("weight"),
         y_range=(-0.02, 1.05),
-        marks=[("your score", score, weight, SOFT)],
+        marks=[(_("your score"), score, weight, SOFT)],
     )
 
 
@@ -248,11 +249,12 @@ def sigmoid_lines(grid: np.ndarray, sigmoid: np.ndarray, points, pair, s: float,
     return lines(
         [
             ("sigmoid(s) = 1 / (1 + e^−s)", grid, sigmoid, HARD, "spline"),
-            ("softmax({0, s}), second weight", points, pair, SOFT, "markers"),
+            # no .format: the braces are the set {0, s}
+            (_("softmax({0, s}), second weight"), points, pair, SOFT, "markers"),
         ],
-        title="softmax({0, s}) lies on the sigmoid curve",
+        title=_("softmax({0, s}) lies on the sigmoid curve"),
         x_title="s",
-        y_title="weight",
+        y_title=_("weight"),
         y_range=(-0.02, 1.05),
         marks=[(f"s = {s:g}", s, at, "#000000")],
     )
@@ -265,10 +267,10 @@ def retrieval_bars(titles: Sequence[str], weights: np.ndarray, hard: np.ndarray)
     """Which videos come back: each title's softmax weight and the best match."""
     return grouped_bars(
         titles,
-        [("soft: softmax weight", weights, SOFT), ("hard: best match", hard, HARD)],
-        title="Which videos come back",
-        value_title="share",
-        name_title="key: the video's title",
+        [(_("soft: softmax weight"), weights, SOFT), (_("hard: best match"), hard, HARD)],
+        title=_("Which videos come back"),
+        value_title=_("share"),
+        name_title=_("key: the video's title"),
         value_range=(0, 1.05),
     )
 
@@ -278,12 +280,12 @@ def value_bars(topics: Sequence[str], soft: np.ndarray, hard: np.ndarray) -> dic
     return grouped_bars(
         topics,
         [
-            ("soft: weighted mix of values", soft, SOFT),
-            ("hard: value of the best match", hard, HARD),
+            (_("soft: weighted mix of values"), soft, SOFT),
+            (_("hard: value of the best match"), hard, HARD),
         ],
-        title="What comes back: the value",
-        value_title="share of topic",
-        name_title="topic",
+        title=_("What comes back: the value"),
+        value_title=_("share of topic"),
+        name_title=_("topic"),
         value_range=(0, 1.05),
     )
 
@@ -292,8 +294,8 @@ def score_bars(tokens: Sequence[str], additive: np.ndarray, dot: np.ndarray) -> 
     """One target token's additive and scaled dot-product scores over the source tokens."""
     return grouped_bars(
         tokens,
-        [("additive e_t,i", additive, HARD), ("dot product s·h / √d", dot, SOFT)],
-        title="Scores over the source tokens",
-        value_title="score",
-        name_title="source token",
+        [(_("additive e_t,i"), additive, HARD), (_("dot product s·h / √d"), dot, SOFT)],
+        title=_("Scores over the source tokens"),
+        value_title=_("score"),
+        name_title=_("source token"),
     )

@@ -9,18 +9,20 @@ import numpy as np
 import pandas as pd
 
 from attn_core.labs import rope
+from attn_lessons.i18n import _
 from attn_ui.figures import chart
 
 SCORE, CIRCLE = "#1f77b4", "#c7c9d1"
 
 
 def speed_bars(pairs: pd.DataFrame) -> dict:
-    """Radians per position of each pair (the pairs table), on a log axis."""
+    """Radians per position of each pair (the pairs table, its English headings), on a log
+    axis."""
     return chart.bars(
         [str(i) for i in pairs["pair i"]],
         [chart.series("θ_i", pairs["radians per position"], SCORE)],
-        title="Radians per position, by pair (log)",
-        x_title="pair i",
+        title=_("Radians per position, by pair (log)"),
+        x_title=_("pair i"),
         y_title="θ_i",
         log_y=True,
         decimals=6,
@@ -28,13 +30,14 @@ def speed_bars(pairs: pd.DataFrame) -> dict:
 
 
 def angle_bars(pairs: pd.DataFrame, position: int) -> dict:
-    """Each pair's angle at `position`, in degrees mod 360 (the pairs table)."""
+    """Each pair's angle at `position`, in degrees mod 360 (the pairs table, its English
+    headings)."""
     return chart.bars(
         [str(i) for i in pairs["pair i"]],
-        [chart.series("degrees", pairs[f"angle at {position}, mod 360°"], SCORE)],
-        title=f"Angle of each pair at m = {position}",
-        x_title="pair i",
-        y_title="degrees, mod 360",
+        [chart.series(_("degrees"), pairs[f"angle at {position}, mod 360°"], SCORE)],
+        title=_("Angle of each pair at m = {m}").format(m=position),
+        x_title=_("pair i"),
+        y_title=_("degrees, mod 360"),
         y_range=(0, 360),
         decimals=1,
     )
@@ -49,9 +52,9 @@ def pair_turning(q: np.ndarray, pair: int, frequency: float, turns: int) -> dict
     a, b = f"q_{2 * pair}", f"q_{2 * pair + 1}"
     return chart.plane(
         [
-            chart.series("circle", circle[:, 1], CIRCLE, style="curve", x=circle[:, 0]),
+            chart.series(_("circle"), circle[:, 1], CIRCLE, style="curve", x=circle[:, 0]),
             chart.series(
-                f"({a}, {b}) at positions 0..{turns}",
+                _("({a}, {b}) at positions 0..{turns}").format(a=a, b=b, turns=turns),
                 track[:, 1],
                 SCORE,
                 style="points",
@@ -59,11 +62,12 @@ def pair_turning(q: np.ndarray, pair: int, frequency: float, turns: int) -> dict
                 text=[str(p) for p in range(turns + 1)],
             ),
         ],
-        title=f"Pair {pair}: {frequency:.3g} rad per position, a turn every "
-        f"{2 * np.pi / frequency:,.1f}",
+        title=_("Pair {pair}: {frequency} rad per position, a turn every {period}").format(
+            pair=pair, frequency=f"{frequency:.3g}", period=f"{2 * np.pi / frequency:,.1f}"
+        ),
         x_title=a,
         y_title=b,
-        point_title="position",
+        point_title=_("position"),
     )
 
 
@@ -72,7 +76,7 @@ def score_by_distance(distances: np.ndarray, scores: np.ndarray, at: int) -> dic
     return chart.lines(
         distances,
         [chart.series("q_m · k_n", scores, SCORE, style="line")],
-        title="Score against the distance m − n",
+        title=_("Score against the distance m − n"),
         x_title="m − n",
         y_title="q_m · k_n",
         mark=(at, f"m − n = {at}"),

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attn_lessons.i18n import _
 from attn_ui.figures import chart
 from attn_ui.figures.lab_charts import loglog
 from attn_ui.figures.plots import SCALED, UNSCALED
@@ -31,14 +32,14 @@ def distance_figure(distance: np.ndarray, step: int) -> dict:
     return chart.lines(
         blocks,
         [
-            chart.series("max |Z so far − Z|", shown, SCALED, style="line"),
+            chart.series(_("max |Z so far − Z|"), shown, SCALED, style="line"),
             chart.series(
-                "this step", [shown[step - 1]], UNSCALED, style="diamond", x=[step], legend=False
+                _("this step"), [shown[step - 1]], UNSCALED, style="diamond", x=[step], legend=False
             ),
         ],
-        title="Distance from full attention after each block",
-        x_title="blocks read",
-        y_title="max |difference|",
+        title=_("Distance from full attention after each block"),
+        x_title=_("blocks read"),
+        y_title=_("max |difference|"),
         log_y=True,
         x_ticks=block_ticks(len(blocks)),
         height=220,
@@ -49,11 +50,14 @@ def memory_figure(ts: Sequence[int], full, tiled, your_t: int, block: int) -> di
     """Bytes of the T x T scores against one T x block tile (+ m, l, u), log-log, with the
     learner's T marked."""
     return loglog(
-        f"Memory of one head's scores, block = {block}",
-        "T (tokens)",
-        "bytes",
-        [("T × T scores", ts, full), (f"T × {block} tile + m, l, u", ts, tiled)],
+        _("Memory of one head's scores, block = {block}").format(block=block),
+        _("T (tokens)"),
+        _("bytes"),
+        [
+            (_("T × T scores"), ts, full),
+            (_("T × {block} tile + m, l, u").format(block=block), ts, tiled),
+        ],
         ticks=[x for x in ts if x != your_t or x in MEMORY_TICKS],  # no crowded extra tick
-        mark=(your_t, f"your T = {your_t}"),
+        mark=(your_t, _("your T = {t}").format(t=your_t)),
         colours=(UNSCALED, SCALED),
     )

@@ -15,6 +15,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attn_lessons import questions
+from attn_lessons.i18n import _
 from attn_ui import frame
 from attn_ui.path import membership, progress
 from attn_ui.registry import info
@@ -69,7 +70,7 @@ def _check(page: str, qs: tuple[questions.Question, ...], whole_page: bool) -> N
             if v.answered
         ],
     )
-    if all(v.correct for v, _ in verdicts.values()):
+    if all(v.correct for v, _answer in verdicts.values()):
         if whole_page and page not in progress.done():
             st.session_state[_RERUN] = True
         progress.mark(page)
@@ -91,7 +92,7 @@ def _widget(q: questions.Question, label: str, shown: str, key: str) -> None:
             range(len(q.options)),
             format_func=q.options.__getitem__,
             index=None,
-            placeholder="Choose one",
+            placeholder=_("Choose one"),
             key=key,
             **seen,
         )
@@ -100,7 +101,7 @@ def _widget(q: questions.Question, label: str, shown: str, key: str) -> None:
             label,
             range(len(q.options)),
             format_func=q.options.__getitem__,
-            placeholder="Choose keys",
+            placeholder=_("Choose keys"),
             key=key,
             **seen,
         )
@@ -117,7 +118,7 @@ def _feedback(v: questions.Verdict, given, q: questions.Question, text: dict[str
     elif not v.answered:
         st.warning(words, icon=":material/help:")
     else:
-        st.error(f"Not quite. {words}", icon=":material/cancel:")
+        st.error(_("Not quite. {explanation}").format(explanation=words), icon=":material/cancel:")
 
 
 def sent(page: str, text: dict[str, str]) -> None:
@@ -131,7 +132,7 @@ def sent(page: str, text: dict[str, str]) -> None:
     elif done.waiting:
         st.warning(frame.fill(text["Not saved"], n=done.waiting), icon=":material/cloud_off:")
         st.button(
-            "Send again",
+            _("Send again"),
             key=f"chk_{page}_send_again",
             on_click=membership.send,
             args=(page,),
@@ -161,7 +162,7 @@ def show(
     so a new mark reruns the whole page to redraw the menu."""
     page = info(file).name
     text = frame.lesson("checks")
-    st.subheader("Check yourself")
+    st.subheader(_("Check yourself"))
     qs = (
         questions.NoQuestions(reason)
         if reason
@@ -179,7 +180,7 @@ def show(
             if q.ident in results:
                 _feedback(*results[q.ident], q, text)
         st.form_submit_button(
-            "Check", on_click=_check, args=(page, qs, whole_page), key=f"chk_{page}_submit"
+            _("Check"), on_click=_check, args=(page, qs, whole_page), key=f"chk_{page}_submit"
         )
     if all(q.ident in results and results[q.ident][0].correct for q in qs):
         st.success(text["All right"], icon=":material/task_alt:")

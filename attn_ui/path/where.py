@@ -14,6 +14,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attn_lessons import questions
+from attn_lessons.i18n import _
 from attn_ui import compute, controls, frame, notices, settings
 from attn_ui.registry import info
 
@@ -39,7 +40,7 @@ def sizes(tokens, x, trace, *, columns: bool, n_heads: int = 1) -> dict[str, str
         "out": shape(d_model),
         "s_name": "Kᵀ Q" if columns else "Q Kᵀ",
         "z_name": "V A" if columns else "A V",
-        "row": "column" if columns else "row",
+        "row": _("column") if columns else _("row"),  # a word the lesson's text takes
     }
 
 

@@ -131,11 +131,54 @@ def run(at: AppTest) -> None:
         raise RuntimeError([e.value for e in at.exception])
 
 
-def elements(at: AppTest) -> list[str]:
-    """Every number-bearing element of the page, in page order."""
+WORDS = (
+    "markdown", "caption", "title", "header", "subheader", "text", "info", "success", "exception",
+)  # fmt: skip
+LABELLED = (
+    "button",
+    "checkbox",
+    "toggle",
+    "radio",
+    "selectbox",
+    "multiselect",
+    "slider",
+    "select_slider",
+    "text_input",
+    "text_area",
+    "number_input",
+    "expander",
+    "tabs",
+    "page_link",
+    "download_button",
+    "form_submit_button",
+    "color_picker",
+)
+
+
+def words(node) -> list[str]:
+    """The words of an element a learner reads: text, a widget's label, options and help."""
+    kind = node.type
+    if kind in WORDS:
+        return [f"{kind}: {node.value}"]
+    label = getattr(node, "label", None) or getattr(getattr(node, "proto", None), "label", None)
+    if kind in LABELLED or (label and isinstance(label, str)):
+        out = [f"{kind} label: {label}"]
+        for attr in ("options", "help", "placeholder"):
+            value = getattr(node, attr, None)
+            if value:
+                out.append(f"  {attr}: {list(value) if attr == 'options' else value}")
+        return out
+    return []
+
+
+def elements(at: AppTest, with_words: bool = False) -> list[str]:
+    """Every number-bearing element of the page, in page order (and, `with_words`, the
+    words of every element)."""
     out: list[str] = []
     for node in _walk(at._tree):
         kind = node.type
+        if with_words:
+            out += words(node)
         if kind in ("dataframe", "table"):
             out.append(f"{kind}")
             out += ["  " + line for line in frame_lines(node.value)]
@@ -160,13 +203,14 @@ def _walk(node):
         yield from _walk(children[key])
 
 
-def dump_page(page: str, settings: dict) -> list[str]:
+def dump_page(page: str, settings: dict, with_words: bool = False) -> list[str]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params.update(settings)
-    at.switch_page(page)
+    if page != "app.py":
+        at.switch_page(page)
     run(at)
     open_tables(at)
-    out = elements(at)
+    out = elements(at, with_words)
     for exp in at.expander:  # the overview's one box of tables: every matrix in turn
         if exp.proto.id.endswith("_numbers") and exp.selectbox:
             box = exp.selectbox[0]
@@ -182,12 +226,15 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--pages", nargs="*", help="only these page files")
+    ap.add_argument("--words", action="store_true", help="the words too, and the home page")
+    ap.add_argument("--lang", help="with ?lang=... (es, zh)")
     args = ap.parse_args(argv)
     lines: list[str] = []
-    for page in args.pages or PAGES:
+    extra = {"lang": args.lang} if args.lang else {}
+    for page in args.pages or ((["app.py"] if args.words else []) + PAGES):
         for settings in SETTINGS:
             lines.append(f"=== {page} {json.dumps(settings, sort_keys=True)}")
-            lines += dump_page(page, settings)
+            lines += dump_page(page, {**settings, **extra}, args.words)
             print(page, settings, file=sys.stderr, flush=True)
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} lines -> {args.out}")

@@ -5,15 +5,17 @@
 
 import { INK } from "./colour.js";
 import { FONT_PX } from "./sizes.js";
+import { say } from "./words.js";
 
 const HIDDEN = { position: "absolute", width: "1px", height: "1px", overflow: "hidden",
                  clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }; // read out, not shown
 
-export function pngLink(canvasOf, name) {
-  // a link that saves a canvas (made when clicked) as a PNG file
+export function pngLink(canvasOf, name, words) {
+  // a link that saves a canvas (made when clicked) as a PNG file; its tooltip in the page's
+  // `words` (js/words.js)
   const png = document.createElement("a");
   png.textContent = "PNG";
-  png.title = "Download this figure as a PNG image";
+  png.title = say(words, "download");
   png.href = "#";
   Object.assign(png.style, { position: "absolute", top: "0", right: "0", fontSize: "12px" });
   png.addEventListener("click", (e) => {

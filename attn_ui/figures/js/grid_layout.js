@@ -40,7 +40,8 @@ export function layout(measure, f, width) {
   // a blur of about half as many columns. The figure grows wider and its box scrolls.
   const cellW = Math.min(MAX_CELL_W, Math.max(MIN_COL_PX, (width - left - 12) / m));
   const scrolls = left + m * cellW + 12 > width + 0.5;
-  if (scrolls) titleLines.push(`scroll sideways: all ${m} columns`);
+  // the page's words for it (heatmap.py `spoken`), else English
+  if (scrolls) titleLines.push(f.scroll || `scroll sideways: all ${m} columns`);
   const ruler = f.prefix !== null && m > 8; // numbered features: level labels, upright
   const upright = ruler || colLabel <= cellW - 4; // else turned, to fit
   const bottomLabels = upright ? FONT_PX + 6 : colLabel + 8;

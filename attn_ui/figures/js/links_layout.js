@@ -6,6 +6,7 @@
 import { fixed } from "./numbers.js";
 import { FONT_PX, TITLE_LINE_PX, TITLE_PX, TURNED_FONT_PX } from "./sizes.js";
 import { fit, wrap } from "./text.js";
+import { say } from "./words.js";
 
 export const LEVELS = 10; // lines come in this many strengths
 export const DENSE = 40; // beyond this many tokens the rows are packed closer
@@ -35,7 +36,8 @@ export function linksLayout(measure, c, width) {
   const px = dense ? TURNED_FONT_PX : FONT_PX, rowH = dense ? ROW_PX.dense : ROW_PX.roomy;
   const room = Math.min(MAX_TOKEN_PX, width / 3);
   const labels = c.tokens.map((s) => fit((x) => measure(x, px), s, room));
-  const labelW = Math.max(...labels.map((s) => measure(s, px)), measure("queries", FONT_PX));
+  const heads = [say(c.words, "queries"), say(c.words, "keys")]; // the columns' headings
+  const labelW = Math.max(...labels.map((s) => measure(s, px)), ...heads.map((s) => measure(s, FONT_PX)));
   const top = titleLines.length * TITLE_LINE_PX + 12;
   const x0 = labelW + 10, x1 = Math.max(x0 + 40, width - labelW - 10);
   return { titleLines, t, px, rowH, labels, labelW, top, x0, x1, width,
@@ -49,8 +51,10 @@ export function rowY(L, i) {
 export function linkText(c, i, j) {
   // what the hover box and the live region say: a query, a key, or a query's weight on a key
   const said = [];
-  if (i >= 0) said.push(`query ${i}: ${c.tokens[i]}`);
-  if (j >= 0) said.push(`key ${j}: ${c.tokens[j]}`);
-  if (i >= 0 && j >= 0) said.push(`weight: ${fixed(c.weights[i * c.tokens.length + j], 3)}`);
+  if (i >= 0) said.push(say(c.words, "query", { index: i, token: c.tokens[i] }));
+  if (j >= 0) said.push(say(c.words, "key", { index: j, token: c.tokens[j] }));
+  if (i >= 0 && j >= 0) {
+    said.push(say(c.words, "weight", { value: fixed(c.weights[i * c.tokens.length + j], 3) }));
+  }
   return said.join("\n");
 }
