@@ -39,7 +39,11 @@ def app_url():
 # is free): the longest first, then the other browser and fault files (6 to 45 s each under
 # the suite), then the rest (most under 5 s, the longest about 25 s), which share out the end.
 # With the browser files last, one worker started a 26 s file when the other had 1 s left.
-LONGEST = ("tests/e2e/test_accessibility.py", "tests/faults/test_failover.py")
+LONGEST = (
+    "tests/e2e/test_accessibility.py",
+    "tests/e2e/test_languages.py",
+    "tests/faults/test_failover.py",
+)
 LONG = ("tests/e2e/", "tests/faults/")
 MAX_WORKERS = 4  # each worker starts its own app server and browser: about 1.5 GB
 
