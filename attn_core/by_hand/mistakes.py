@@ -28,6 +28,14 @@ class Mistake:
     title: str  # a few words for a heading
     detail: str  # what went wrong and what to do instead
     steps: dict[str, np.ndarray] = field(default_factory=dict)
+    template: str = ""  # `detail` before its {fields} are filled in, and what fills them:
+    fills: dict[str, str] = field(default_factory=dict)  # a translation fills its own words
+
+
+def _said(key: str, title: str, template: str, steps: dict, **fills) -> Mistake:
+    """A mistake whose detail is `template` with its {fields} filled by `fills`."""
+    fills = {name: str(value) for name, value in fills.items()}
+    return Mistake(key, title, template.format(**fills), steps, template, fills)
 
 
 def _powers(scaled: np.ndarray, base, mask: np.ndarray | None) -> np.ndarray:
@@ -64,7 +72,7 @@ def downstream(
 
 def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
     out = [
-        Mistake(
+        _said(
             "transpose",
             "Transpose mix-up",
             "This grid is the transpose of the right one "
@@ -76,7 +84,7 @@ def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
                 "weights": t.weights.T,
             },
         ),
-        Mistake(
+        _said(
             "transpose",
             "Transpose mix-up",
             "This is V A^T, not V A: column j of Z mixes "
@@ -86,7 +94,7 @@ def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
     ]
     if t.d_k == t.tokens:  # only then do these products have the shape of K^T Q
         out.append(
-            Mistake(
+            _said(
                 "transpose",
                 "Forgot to transpose",
                 "K was used without transposing "
@@ -95,7 +103,7 @@ def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
             )
         )
         out.append(
-            Mistake(
+            _said(
                 "transpose",
                 "Forgot to transpose",
                 "This is K Q^T, not K^T Q: the transpose belongs on K, so that keys become rows.",
@@ -108,55 +116,75 @@ def _transpose_mistakes(t: HandTrace) -> list[Mistake]:
 def _scale_mistakes(t: HandTrace) -> list[Mistake]:
     rule = _RULES.get(t.scale_rule, "s / sqrt(d_k)")
     out = [
-        Mistake(
+        _said(
             "no_scale",
             "Forgot to scale",
-            f"These numbers come from the unscaled scores K^T Q: scale them "
-            f"first ({rule}), then raise {t.base} to the scaled score.",
+            "These numbers come from the unscaled scores K^T Q: scale them "
+            "first ({rule}), then raise {base} to the scaled score.",
             {"scaled": t.scores, **downstream(t, t.scores)},
+            rule=rule,
+            base=t.base,
         )
     ]
     if t.scale_rule not in _RULES:
         return out
     other = "trunc" if t.scale_rule == "floor" else "floor"
     alt, up = scale_scores(t.scores, other), -(-t.scores // 2)  # up: halves rounded up
+    grids = {"scaled": up, **downstream(t, up)}
+    if t.scale_rule == "floor":
+        rounded_up = _said(
+            "round_up",
+            "Rounded up",
+            "Halves were rounded up (1.5 -> 2); {rule} rounds down (1.5 -> 1).",
+            grids,
+            rule=rule,
+        )
+    else:
+        rounded_up = _said(
+            "round_up",
+            "Rounded up",
+            "Halves were rounded up (1.5 -> 2); {rule} rounds toward 0 (1.5 -> 1).",
+            grids,
+            rule=rule,
+        )
     exact = t.scores / math.sqrt(t.d_k)
     return [
         *out,
-        Mistake(
+        _said(
             "floor_trunc",
             "Floor versus truncate",
-            f"This grid uses {_RULES[other]} where "
-            f"the sheet says {rule}. The two differ only for negative odd scores: "
+            "This grid uses {other} where "
+            "the sheet says {rule}. The two differ only for negative odd scores: "
             "floor(-1.5) = -2 but trunc(-1.5) = -1.",
             {"scaled": alt, **downstream(t, alt)},
+            other=_RULES[other],
+            rule=rule,
         ),
-        Mistake(
-            "round_up",
-            "Rounded up",
-            f"Halves were rounded up (1.5 -> 2); {rule} rounds "
-            f"{'down' if t.scale_rule == 'floor' else 'toward 0'} (1.5 -> 1).",
-            {"scaled": up, **downstream(t, up)},
-        ),
-        Mistake(
+        rounded_up,
+        _said(
             "sqrt",
             "Divided by the square root",
-            f"These are s / sqrt({t.d_k}); by hand we use {rule} instead, a whole number.",
+            "These are s / sqrt({d_k}); by hand we use {rule} instead, a whole number.",
             {"scaled": exact},
+            d_k=t.d_k,
+            rule=rule,
         ),
-        Mistake(
+        _said(
             "exact",
             "Exact softmax instead of the by-hand rules",
-            f"These are the exact "
-            f"values (s / sqrt({t.d_k}) and e^x); the sheet uses {rule} and {t.base}^x.",
+            "These are the exact "
+            "values (s / sqrt({d_k}) and e^x); the sheet uses {rule} and {base}^x.",
             downstream(t, exact, base=math.e),
+            d_k=t.d_k,
+            rule=rule,
+            base=t.base,
         ),
     ]
 
 
 def _softmax_mistakes(t: HandTrace) -> list[Mistake]:
     out = [
-        Mistake(
+        _said(
             "row_softmax",
             "Row-wise instead of column-wise softmax",
             "You divided by "
@@ -164,7 +192,7 @@ def _softmax_mistakes(t: HandTrace) -> list[Mistake]:
             "and every column of A must add up to 1.",
             downstream(t, t.scaled, axis=1),
         ),
-        Mistake(
+        _said(
             "no_divide",
             "Forgot to divide",
             "These are the powers themselves: divide each one by its column sum.",
@@ -173,23 +201,25 @@ def _softmax_mistakes(t: HandTrace) -> list[Mistake]:
     ]
     if not isinstance(t.base, float):
         out.append(
-            Mistake(
+            _said(
                 "e_base",
                 "e^x instead of 3^x",
-                f"These use e = 2.718...; the sheet replaces e by {t.base}: write {t.base}^x.",
+                "These use e = 2.718...; the sheet replaces e by {base}: write {base}^x.",
                 downstream(t, t.scaled, base=math.e),
+                base=t.base,
             )
         )
         cube = t.scaled.astype(object) ** 3
         if t.mask is not None:
             cube[~t.mask] = 0
         out.append(
-            Mistake(
+            _said(
                 "cube",
                 "x^3 instead of 3^x",
-                f"You raised each score to the power "
-                f"{t.base}; raise {t.base} to the power of the score instead.",
+                "You raised each score to the power "
+                "{base}; raise {base} to the power of the score instead.",
                 {"powers": cube},
+                base=t.base,
             )
         )
     return out
@@ -199,21 +229,21 @@ def _mask_mistakes(t: HandTrace) -> list[Mistake]:
     if t.mask is None:
         return []
     return [
-        Mistake(
+        _said(
             "no_mask",
             "Forgot the mask",
             "The masked cells (key after query) must get "
             "0 in P and in A, and are left out of the column sums.",
             downstream(t, t.scaled, mask=None),
         ),
-        Mistake(
+        _said(
             "mask_side",
             "Masked the wrong triangle",
             "Query j may see keys i <= j: the "
             "cells below the diagonal are masked, not those above.",
             downstream(t, t.scaled, mask=t.mask.T),
         ),
-        Mistake(
+        _said(
             "mask_after",
             "Masked after the softmax",
             "Masked cells were zeroed after "
@@ -230,8 +260,17 @@ def _weight_mistakes(t: HandTrace) -> list[Mistake]:
     for step, (right, _) in ws.items():
         for wrong, w in ws.values():
             if wrong != right and w.shape[0] == len(getattr(t, step)):
-                detail = f"This grid is {wrong} X; {step.upper()} = {right} X."
-                out.append(Mistake("wrong_weight", "Wrong weight matrix", detail, {step: w @ t.x}))
+                out.append(
+                    _said(
+                        "wrong_weight",
+                        "Wrong weight matrix",
+                        "This grid is {wrong} X; {step} = {right} X.",
+                        {step: w @ t.x},
+                        wrong=wrong,
+                        step=step.upper(),
+                        right=right,
+                    )
+                )
     return out
 
 

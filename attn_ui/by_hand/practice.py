@@ -31,8 +31,8 @@ TITLES = {  # shown as `_(TITLES[step])`; the formulas have no words to translat
 }
 # The core's names of the likely mistakes (attn_core.by_hand.mistakes, which has no
 # translations), marked here so that `_(m.title)` shows them translated; a title the core
-# changes shows in English until it is marked again. Their details stay English: they are
-# written with the sheet's numbers inside (f-strings of the core), no message id to look up.
+# changes shows in English until it is marked again. Their details are extracted from the core
+# itself (its `_said` templates, `make catalogs`) and filled with the core's own values.
 MISTAKE_TITLES = (
     N_("Transpose mix-up"),
     N_("Forgot to transpose"),
@@ -52,6 +52,11 @@ MISTAKE_TITLES = (
 )
 MARKS = {"right": "✓", "wrong": "✗", "blank": "·"}
 COLOURS = {"right": "background-color: #dff3e4", "wrong": "background-color: #fbd5d5", "blank": ""}
+
+
+def detail(m) -> str:
+    """A likely mistake's explanation in the page's language, with the sheet's values."""
+    return _(m.template).format(**m.fills) if m.template else m.detail
 
 
 def title(step: str, t: HandTrace) -> str:
@@ -200,7 +205,7 @@ def verdict(t: HandTrace, step: str, cells: np.ndarray) -> None:
         _marked(cells, check.status, rows, cols)
         for m in check.diagnoses:
             st.warning(
-                "**" + _("Likely mistake: {title}.").format(title=_(m.title)) + "** " + m.detail,
+                "**" + _("Likely mistake: {title}.").format(title=_(m.title)) + "** " + detail(m),
                 icon=":material/lightbulb:",
             )
         if wrong and not check.diagnoses:

@@ -32,7 +32,19 @@ def extracted(tmp_path_factory) -> set:
     out = tmp_path_factory.mktemp("pot") / "messages.pot"
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run(
-        [str(pybabel), "extract", "-F", "babel.cfg", "-k", "N_", "-o", str(out), "."],
+        [
+            str(pybabel),
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "N_",
+            "-k",
+            "_said:3",
+            "-o",
+            str(out),
+            ".",
+        ],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -122,3 +134,25 @@ def test_no_function_hides_the_translator_behind_a_throwaway_variable():
             if stores and calls:
                 found.append(f"{path.relative_to(ROOT)}: {getattr(fn, 'name', 'module')}")
     assert found == []
+
+
+@pytest.mark.parametrize("rule", ["floor", "trunc"])
+def test_a_likely_mistake_is_explained_in_the_language_with_the_sheets_values(rule):
+    """The checker's explanations come from the core (English, its values filled in); the
+    practice page shows each one translated, filled with the same values."""
+    from attn_core.by_hand.exercises import make_exercise
+    from attn_core.by_hand.mistakes import variants
+    from attn_ui.by_hand.practice import detail
+
+    ex = make_exercise(seed=3, variant="causal", scale_rule=rule)
+    found = variants(ex.heads[0])
+    assert len({m.template for m in found}) >= 12
+    for m in found:
+        assert m.template.format(**m.fills) == m.detail
+        assert detail(m) == m.detail  # English: the core's words
+        for lang in OTHER:
+            with i18n.using(lang):
+                shown = detail(m)
+            assert shown != m.detail, (lang, m.key)
+            for value in m.fills.values():
+                assert value in shown, (lang, m.key, value)
