@@ -113,7 +113,7 @@ test: install browser haproxy postgres node lint
 # tests/lessons/test_catalogues.py fails until they are). The app compiles a catalogue itself.
 LOCALES = lessons/locale
 catalogs: install
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _said:3 --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _said:3 -k said --no-location --sort-output \
 	  --project "Attention Lab" --copyright-holder "Attention Lab" -o $(LOCALES)/messages.pot .
 	for lang in es zh; do \
 	  if [ -f $(LOCALES)/$$lang/LC_MESSAGES/messages.po ]; then \

@@ -57,6 +57,20 @@ class StoreUnavailable(ConnectionError):
     """The database could not be reached: nothing was written."""
 
 
+class Refused(ValueError):
+    """A request refused in words a learner or teacher can act on. `template` and `fills`: a
+    page in another language fills its translation of the words with the same values."""
+
+    template: str
+    fills: dict[str, str]
+
+    @classmethod
+    def said(cls, template: str, **fills) -> Refused:
+        error = cls(template.format(**fills))
+        error.template, error.fills = template, {k: str(v) for k, v in fills.items()}
+        return error
+
+
 class NotInClass(ValueError):
     """A learner token that is no one's: they left, or their class was deleted."""
 
@@ -89,9 +103,9 @@ def read_code(code: str) -> str:
     """A code as a learner may type it ("k7qm-3xrp", " K7QM 3XRP ") in its stored form."""
     cleaned = "".join(ch for ch in str(code).upper() if ch not in " -\t")
     if len(cleaned) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in cleaned):
-        raise ValueError(
-            f"A class code has {CODE_LENGTH} letters and digits, like K7QM-3XRP: "
-            "check it with your teacher."
+        raise Refused.said(
+            "A class code has {n} letters and digits, like K7QM-3XRP: check it with your teacher.",
+            n=CODE_LENGTH,
         )
     return cleaned
 
@@ -105,11 +119,13 @@ def read_nickname(nickname: str) -> str:
     """A nickname as stored: trimmed, in one Unicode form; 1 to 40 printable characters."""
     name = unicodedata.normalize("NFC", str(nickname)).strip()
     if not name:
-        raise ValueError("Type a nickname: any name your teacher will recognise (not your e-mail).")
+        raise Refused.said(
+            "Type a nickname: any name your teacher will recognise (not your e-mail)."
+        )
     if len(name) > NICKNAME_MAX:
-        raise ValueError(f"A nickname is at most {NICKNAME_MAX} characters: shorten it.")
+        raise Refused.said("A nickname is at most {n} characters: shorten it.", n=NICKNAME_MAX)
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise ValueError("A nickname cannot hold control or invisible characters: retype it.")
+        raise Refused.said("A nickname cannot hold control or invisible characters: retype it.")
     return name
 
 
@@ -157,9 +173,9 @@ class Store:
         once: only its hash is kept)."""
         name = unicodedata.normalize("NFC", str(name)).strip()
         if not name:
-            raise ValueError("Give the class a name, such as 'Period 3' or 'NLP seminar'.")
+            raise Refused.said("Give the class a name, such as 'Period 3' or 'NLP seminar'.")
         if len(name) > NAME_MAX:
-            raise ValueError(f"A class name is at most {NAME_MAX} characters: shorten it.")
+            raise Refused.said("A class name is at most {n} characters: shorten it.", n=NAME_MAX)
         key = secrets.token_urlsafe(KEY_BYTES)
         for _ in range(5):  # a code already taken (one chance in 10^11 per class) is redrawn
             code = new_code()
@@ -176,7 +192,7 @@ class Store:
     def _class_for_teacher(self, s: Session, code: str, teacher_key: str) -> Class:
         found = s.scalar(select(Class).where(Class.code == read_code(code)))
         if found is None:
-            raise ValueError("No class has this code: it may have been deleted.")
+            raise Refused.said("No class has this code: it may have been deleted.")
         if not hmac.compare_digest(found.key_hash, digest(str(teacher_key))):
             raise PermissionError("This teacher key does not open this class.")
         return found
@@ -215,7 +231,7 @@ class Store:
         client = _clip(client, CLIENT_MAX)
         now = self.clock()
         token = secrets.token_urlsafe(KEY_BYTES)
-        refusal = ""  # raised after the transaction: a wrong code's miss is committed first
+        refusal = None  # raised after the transaction: a wrong code's miss is committed first
         try:
             with self._transaction() as s:
                 misses = s.scalar(
@@ -229,15 +245,16 @@ class Store:
                     else s.scalar(select(Class).where(Class.code == code))
                 )
                 if misses >= MISSES_ALLOWED:
-                    refusal = (
+                    refusal = Refused.said(
                         "Too many wrong class codes from here in the last ten minutes: "
                         "check the code with your teacher, then try again in a few minutes."
                     )
                 elif cls is None:
                     s.execute(delete(JoinMiss).where(JoinMiss.at <= now - MISS_WINDOW))
                     s.add(JoinMiss(client=client, at=now))
-                    refusal = (
-                        f"No class has the code {show_code(code)}: check it with your teacher."
+                    refusal = Refused.said(
+                        "No class has the code {code}: check it with your teacher.",
+                        code=show_code(code),
                     )
                 else:
                     s.add(
@@ -250,11 +267,12 @@ class Store:
                         )
                     )
         except IntegrityError:
-            raise ValueError(
-                f"Someone in this class is already called {name}: pick another nickname."
+            raise Refused.said(
+                "Someone in this class is already called {name}: pick another nickname.",
+                name=name,
             ) from None
         if refusal:
-            raise ValueError(refusal)
+            raise refusal
         return token
 
     def whoami(self, token: str) -> tuple[str, str, str] | None:

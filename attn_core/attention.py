@@ -67,22 +67,32 @@ class Trace:
 def _check_qkv(q, k, v) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     q, k, v = (as_matrix(a, n, ndim=None) for a, n in ((q, "q"), (k, "k"), (v, "v")))
     if q.ndim < 2 or q.ndim != k.ndim or k.ndim != v.ndim:
-        raise ShapeError(
-            f"q, k and v must be matrices (tokens as rows) with the same number of "
-            f"dimensions; got shapes {q.shape}, {k.shape}, {v.shape}."
+        raise ShapeError.said(
+            "q, k and v must be matrices (tokens as rows) with the same number of "
+            "dimensions; got shapes {q_shape}, {k_shape}, {v_shape}.",
+            q_shape=q.shape,
+            k_shape=k.shape,
+            v_shape=v.shape,
         )
     if q.shape[-1] != k.shape[-1]:
-        raise ShapeError(
-            f"q and k must share d_k (their last dimension): q is {q.shape}, k is {k.shape}."
+        raise ShapeError.said(
+            "q and k must share d_k (their last dimension): q is {q_shape}, k is {k_shape}.",
+            q_shape=q.shape,
+            k_shape=k.shape,
         )
     if k.shape[-2] != v.shape[-2]:
-        raise ShapeError(
-            f"k and v need one row per key token: k has {k.shape[-2]} rows, v has {v.shape[-2]}."
+        raise ShapeError.said(
+            "k and v need one row per key token: k has {k_rows} rows, v has {v_rows}.",
+            k_rows=k.shape[-2],
+            v_rows=v.shape[-2],
         )
     if not q.shape[:-2] == k.shape[:-2] == v.shape[:-2]:
-        raise ShapeError(
-            f"q, k and v need the same leading (batch) dimensions; got shapes "
-            f"{q.shape}, {k.shape}, {v.shape}."
+        raise ShapeError.said(
+            "q, k and v need the same leading (batch) dimensions; got shapes "
+            "{q_shape}, {k_shape}, {v_shape}.",
+            q_shape=q.shape,
+            k_shape=k.shape,
+            v_shape=v.shape,
         )
     return q, k, v
 
@@ -151,9 +161,12 @@ def self_attention(x, w_q, w_k, w_v, *, mask=None, scale=None, temperature: floa
     ws = [as_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"))]
     for w, n in zip(ws, ("w_q", "w_k", "w_v"), strict=True):
         if w.shape[0] != x.shape[1]:
-            raise ShapeError(
-                f"{n} has {w.shape[0]} rows but x has d_model = {x.shape[1]} columns; "
-                f"{n} must be (d_model, d)."
+            raise ShapeError.said(
+                "{name} has {rows} rows but x has d_model = {d_model} columns; "
+                "{name} must be (d_model, d).",
+                name=n,
+                rows=w.shape[0],
+                d_model=x.shape[1],
             )
     w_q, w_k, w_v = ws
     q, k, v = x @ w_q, x @ w_k, x @ w_v  # (T, d_model) x (d_model, d) -> (T, d)

@@ -89,8 +89,10 @@ def attention_backward(trace: Trace, d_output) -> Grads:
     """
     d_z = as_matrix(d_output, "d_output", ndim=None)
     if d_z.shape != trace.output.shape:
-        raise ShapeError(
-            f"d_output must have the shape of the output Z, {trace.output.shape}; got {d_z.shape}."
+        raise ShapeError.said(
+            "d_output must have the shape of the output Z, {output_shape}; got {shape}.",
+            output_shape=trace.output.shape,
+            shape=d_z.shape,
         )
     a, v, q, k = trace.weights, trace.v, trace.q, trace.k
     dv = a.swapaxes(-1, -2) @ d_z  # (T_k, T_q) x (T_q, d_v) -> (T_k, d_v)

@@ -1,6 +1,7 @@
 """Exceptions the learner can cause, and the input checks that raise them.
 
-Each message says what went wrong and what to change; a page shows it as it is.
+Each message says what went wrong and what to change; a page shows it as it is, or in its
+own language: `template` and `fills` (see ``AttentionInputError.said``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,29 @@ import numpy as np
 
 
 class AttentionInputError(ValueError):
-    """Base class: an input the core cannot use. The message is shown to the learner as is."""
+    """Base class: an input the core cannot use. The message is shown to the learner as is.
+
+    `template` is the message before its {fields} are filled, and `fills` what fills them
+    (as text): a page in another language fills its translation of `template` with the same
+    values. An error built as ``cls("message")`` has the message as its template and no fills.
+    """
+
+    template: str
+    fills: dict[str, str]
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.template = str(self)
+        self.fills = {}
+
+    @classmethod
+    def said(cls, template: str, **fills) -> AttentionInputError:
+        """The error whose message is `template` with its {fields} filled; a page in another
+        language fills its translation of `template` with the same values."""
+        error = cls(template.format(**fills))
+        error.template = template
+        error.fills = {k: str(v) for k, v in fills.items()}
+        return error
 
 
 class ShapeError(AttentionInputError):
@@ -28,12 +51,22 @@ class FullyMaskedRowError(AttentionInputError):
     def __init__(self, rows: list[int]):
         self.rows = rows
         shown = ", ".join(str(r) for r in rows[:10]) + (" ..." if len(rows) > 10 else "")
-        noun = "row" if len(rows) == 1 else "rows"
-        super().__init__(
-            f"Query {noun} {shown} may not look at any key: every entry is masked, so "
-            "softmax has nothing to share the attention between. Allow at least one key "
-            "in each row (for example the token itself on the diagonal)."
-        )
+        if len(rows) == 1:  # one whole sentence per number, so a translation has both
+            told = AttentionInputError.said(
+                "Query row {rows} may not look at any key: every entry is masked, so "
+                "softmax has nothing to share the attention between. Allow at least one key "
+                "in each row (for example the token itself on the diagonal).",
+                rows=shown,
+            )
+        else:
+            told = AttentionInputError.said(
+                "Query rows {rows} may not look at any key: every entry is masked, so "
+                "softmax has nothing to share the attention between. Allow at least one key "
+                "in each row (for example the token itself on the diagonal).",
+                rows=shown,
+            )
+        super().__init__(str(told))
+        self.template, self.fills = told.template, told.fills
 
 
 def positive_number(value, name: str) -> float:
@@ -43,14 +76,17 @@ def positive_number(value, name: str) -> float:
     except (TypeError, ValueError):  # None, lists, arrays of several numbers
         number = math.nan
     if not (math.isfinite(number) and number > 0):
-        raise AttentionInputError(f"{name} must be a positive number, got {value!r}.")
+        raise AttentionInputError.said(
+            "{name} must be a positive number, got {value}.", name=name, value=repr(value)
+        )
     return number
 
 
 def whole_number(
     value, name: str, low: int | None = None, high: int | None = None, *, error=AttentionInputError
 ) -> int:
-    """Return `value` as an int in ``low .. high`` (either bound optional), or raise `error`.
+    """Return `value` as an int in ``low .. high`` (either bound optional), or raise `error`
+    (an AttentionInputError class).
 
     Python and NumPy integers only: True and False are not numbers here, and neither are
     2.0 or "2" (a page passes what its widget holds; a float there is a mistake to report).
@@ -58,11 +94,30 @@ def whole_number(
     is_int = isinstance(value, int | np.integer) and not isinstance(value, bool)
     if is_int and (low is None or value >= low) and (high is None or value <= high):
         return int(value)
+    got = repr(value)
+    if low is None and high is None:
+        raise error.said("{name} must be a whole number, got {value}.", name=name, value=got)
     if low is None:
-        bounds = "" if high is None else f" of at most {high}"
-    else:
-        bounds = f" of at least {low}" if high is None else f" from {low} to {high}"
-    raise error(f"{name} must be a whole number{bounds}, got {value!r}.")
+        raise error.said(
+            "{name} must be a whole number of at most {high}, got {value}.",
+            name=name,
+            high=high,
+            value=got,
+        )
+    if high is None:
+        raise error.said(
+            "{name} must be a whole number of at least {low}, got {value}.",
+            name=name,
+            low=low,
+            value=got,
+        )
+    raise error.said(
+        "{name} must be a whole number from {low} to {high}, got {value}.",
+        name=name,
+        low=low,
+        high=high,
+        value=got,
+    )
 
 
 def as_matrix(a, name: str, *, ndim: int | None = 2) -> np.ndarray:
@@ -75,17 +130,32 @@ def as_matrix(a, name: str, *, ndim: int | None = 2) -> np.ndarray:
     try:
         arr = np.asarray(a)
     except (TypeError, ValueError) as exc:  # ragged lists and the like
-        raise ShapeError(f"{name} is not a rectangular array of numbers ({exc}).") from exc
+        raise ShapeError.said(
+            "{name} is not a rectangular array of numbers ({error}).", name=name, error=exc
+        ) from exc
     if arr.dtype.kind not in "biuf":
-        raise AttentionInputError(f"{name} must hold numbers, not {arr.dtype} values.")
+        raise AttentionInputError.said(
+            "{name} must hold numbers, not {dtype} values.", name=name, dtype=arr.dtype
+        )
     if arr.dtype != np.float32:
         arr = arr.astype(np.float64, copy=False)  # a float64 array is used as it is, not copied
     if ndim is not None and arr.ndim != ndim:
-        raise ShapeError(f"{name} must be a {ndim}-D array, but it has shape {arr.shape}.")
+        raise ShapeError.said(
+            "{name} must be a {ndim}-D array, but it has shape {shape}.",
+            name=name,
+            ndim=ndim,
+            shape=arr.shape,
+        )
     if arr.ndim >= 1 and 0 in arr.shape:
-        raise ShapeError(f"{name} is empty (shape {arr.shape}); it needs at least one entry.")
+        raise ShapeError.said(
+            "{name} is empty (shape {shape}); it needs at least one entry.",
+            name=name,
+            shape=arr.shape,
+        )
     if not all_finite(arr):
-        raise NonFiniteError(f"{name} holds NaN or infinity; use finite numbers only.")
+        raise NonFiniteError.said(
+            "{name} holds NaN or infinity; use finite numbers only.", name=name
+        )
     return arr
 
 

@@ -16,7 +16,12 @@ MAX_LEN = 16_384  # a (T, T) boolean mask of this size is 268 MB already
 def _check_len(t: int, name: str = "t") -> int:
     t = whole_number(t, name, 1)
     if t > MAX_LEN:
-        raise AttentionInputError(f"{name} = {t} is too long for a T x T mask; at most {MAX_LEN}.")
+        raise AttentionInputError.said(
+            "{name} = {t} is too long for a T x T mask; at most {max_len}.",
+            name=name,
+            t=t,
+            max_len=MAX_LEN,
+        )
     return t
 
 
@@ -31,7 +36,9 @@ def padding_mask(valid_len: int, t: int) -> np.ndarray:
     t = _check_len(t)
     valid_len = whole_number(valid_len, "valid_len")
     if not 0 <= valid_len <= t:
-        raise AttentionInputError(f"valid_len must be between 0 and {t}, got {valid_len}.")
+        raise AttentionInputError.said(
+            "valid_len must be between 0 and {t}, got {valid_len}.", t=t, valid_len=valid_len
+        )
     keys_ok = np.arange(t) < valid_len  # (T,)
     return np.broadcast_to(keys_ok, (t, t)).copy()
 
@@ -55,13 +62,16 @@ def check_mask(mask, t_q: int, t_k: int, batch: tuple[int, ...] = ()) -> np.ndar
     """
     mask = np.asarray(mask)
     if mask.dtype != bool:
-        raise AttentionInputError(
-            f"mask must be boolean (True = may attend), got {mask.dtype}. "
-            "Build it with causal_mask, padding_mask or window_mask."
+        raise AttentionInputError.said(
+            "mask must be boolean (True = may attend), got {dtype}. "
+            "Build it with causal_mask, padding_mask or window_mask.",
+            dtype=mask.dtype,
         )
     if mask.shape[-2:] != (t_q, t_k) or not _fits(mask.shape[:-2], batch):
         scores = " x ".join(str(n) for n in (*batch, t_q, t_k))
-        raise ShapeError(f"mask has shape {mask.shape}, but the scores are {scores}.")
+        raise ShapeError.said(
+            "mask has shape {shape}, but the scores are {scores}.", shape=mask.shape, scores=scores
+        )
     empty = ~mask.any(axis=-1)  # (..., T_q)
     if empty.any():
         rows = sorted({int(r) for r in np.nonzero(empty)[-1]})

@@ -103,16 +103,32 @@ def _check_heads(x, w_q, w_k, w_v, w_o, n_heads):
     d_model = x.shape[1]
     for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")):
         if w.shape[0] != d_model:
-            raise ShapeError(f"{n} must have d_model = {d_model} rows, got shape {w.shape}.")
+            raise ShapeError.said(
+                "{name} must have d_model = {d_model} rows, got shape {shape}.",
+                name=n,
+                d_model=d_model,
+                shape=w.shape,
+            )
         if w.shape[1] % n_heads:
-            raise ShapeError(
-                f"{n} has {w.shape[1]} columns, which do not split into {n_heads} equal heads; "
-                f"choose a number of heads that divides {w.shape[1]}."
+            raise ShapeError.said(
+                "{name} has {columns} columns, which do not split into {n_heads} equal heads; "
+                "choose a number of heads that divides {columns}.",
+                name=n,
+                columns=w.shape[1],
+                n_heads=n_heads,
             )
     if w_q.shape[1] != w_k.shape[1]:
-        raise ShapeError(f"w_q and w_k must have the same width, got {w_q.shape}, {w_k.shape}.")
+        raise ShapeError.said(
+            "w_q and w_k must have the same width, got {w_q_shape}, {w_k_shape}.",
+            w_q_shape=w_q.shape,
+            w_k_shape=w_k.shape,
+        )
     if w_o.shape[0] != w_v.shape[1]:
-        raise ShapeError(f"w_o must have {w_v.shape[1]} rows (n_heads * d_v), got {w_o.shape}.")
+        raise ShapeError.said(
+            "w_o must have {rows} rows (n_heads * d_v), got {w_o_shape}.",
+            rows=w_v.shape[1],
+            w_o_shape=w_o.shape,
+        )
     return x, w_q, w_k, w_v, w_o, n_heads
 
 
@@ -143,7 +159,7 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads: int, *, mask=None) -> M
     concat = merge_heads(batched.output)  # (h, T, d_v) -> (T, h*d_v)
     output = concat @ w_o  # (T, h*d_v) x (h*d_v, d_model) -> (T, d_model)
     if not all_finite(output):  # finite inputs, yet the values overflowed on the way
-        raise NonFiniteError(
+        raise NonFiniteError.said(
             "The values grew too large to represent (overflow to infinity); "
             "use smaller numbers in x or in the weights."
         )

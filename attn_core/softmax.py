@@ -47,18 +47,22 @@ def _as_scores(x) -> np.ndarray:
     try:
         x = np.asarray(x)
     except (TypeError, ValueError) as exc:  # ragged lists and the like
-        raise ShapeError(f"softmax needs a rectangular array of scores ({exc}).") from exc
+        raise ShapeError.said(
+            "softmax needs a rectangular array of scores ({error}).", error=exc
+        ) from exc
     if x.dtype.kind not in "biuf":
-        raise AttentionInputError(f"softmax needs numbers, not {x.dtype} values.")
+        raise AttentionInputError.said("softmax needs numbers, not {dtype} values.", dtype=x.dtype)
     if x.ndim == 0 or x.size == 0:
-        raise ShapeError(f"softmax needs at least one score along an axis; got shape {x.shape}.")
+        raise ShapeError.said(
+            "softmax needs at least one score along an axis; got shape {shape}.", shape=x.shape
+        )
     return x if x.dtype == np.float32 else x.astype(np.float64, copy=False)
 
 
 def _check_rows(m: np.ndarray) -> None:
     """Raise unless every row's largest score `m` (after the temperature) is finite."""
     if not np.isfinite(m).all():
-        raise AttentionInputError(
+        raise AttentionInputError.said(
             "Softmax needs a finite largest score in every row. A row that is all -inf "
             "(fully masked) or holds NaN or infinity has no distribution; if the scores "
             "overflowed, use smaller numbers."

@@ -81,7 +81,9 @@ def repeated_tokens(tokens, x) -> tuple[Repeat, ...]:
     tokens = [str(t) for t in tokens]
     x = as_matrix(x, "x")
     if len(tokens) != x.shape[0]:
-        raise AttentionInputError(f"{len(tokens)} tokens but x has {x.shape[0]} rows.")
+        raise AttentionInputError.said(
+            "{tokens} tokens but x has {rows} rows.", tokens=len(tokens), rows=x.shape[0]
+        )
     where: dict[str, list[int]] = {}
     for i, t in enumerate(tokens):
         where.setdefault(t, []).append(i)
@@ -94,7 +96,9 @@ def repeated_tokens(tokens, x) -> tuple[Repeat, ...]:
 
 def _check_options(d, source, seed) -> None:
     if source not in SOURCES:
-        raise AttentionInputError(f"source must be 'pretrained' or 'random', got {source!r}.")
+        raise AttentionInputError.said(
+            "source must be 'pretrained' or 'random', got {source}.", source=repr(source)
+        )
     width = load_minilm().d_model
     whole_number(d, "d", 1, width)  # width: the size of the model's word vectors
     whole_number(seed, "seed", 0)
@@ -102,14 +106,18 @@ def _check_options(d, source, seed) -> None:
 
 def _tokenize(sentence) -> tuple[tuple[str, ...], np.ndarray]:
     if not isinstance(sentence, str):
-        raise AttentionInputError(f"The sentence must be text, got {type(sentence).__name__}.")
+        raise AttentionInputError.said(
+            "The sentence must be text, got {kind}.", kind=type(sentence).__name__
+        )
     enc = load_minilm().tokenizer.encode(sentence, add_special_tokens=False)
     if not enc.ids:
-        raise AttentionInputError("The sentence is empty: type at least one word.")
+        raise AttentionInputError.said("The sentence is empty: type at least one word.")
     if len(enc.ids) > MAX_TOKENS:
-        raise AttentionInputError(
-            f"The sentence has {len(enc.ids)} tokens (words and pieces of words); this lesson "
-            f"works with at most {MAX_TOKENS}. Shorten the sentence."
+        raise AttentionInputError.said(
+            "The sentence has {tokens} tokens (words and pieces of words); this lesson "
+            "works with at most {max_tokens}. Shorten the sentence.",
+            tokens=len(enc.ids),
+            max_tokens=MAX_TOKENS,
         )
     return tuple(enc.tokens), np.array(enc.ids)
 

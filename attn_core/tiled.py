@@ -96,7 +96,7 @@ class TiledTrace:
 def _check_block(block) -> int:
     block = whole_number(block, "block")
     if block < 1:
-        raise AttentionInputError(f"block must hold at least 1 key, got {block}.")
+        raise AttentionInputError.said("block must hold at least 1 key, got {block}.", block=block)
     return block
 
 
@@ -104,9 +104,12 @@ def _checked(q, k, v, block, mask, scale):
     """The inputs checked as ``attention`` checks them, plus the block; one head only."""
     q, k, v = _check_qkv(q, k, v)
     if q.ndim != 2:
-        raise ShapeError(
-            f"tiled_attention takes one head: q, k and v must be 2-D (tokens as rows); "
-            f"got shapes {q.shape}, {k.shape}, {v.shape}."
+        raise ShapeError.said(
+            "tiled_attention takes one head: q, k and v must be 2-D (tokens as rows); "
+            "got shapes {q_shape}, {k_shape}, {v_shape}.",
+            q_shape=q.shape,
+            k_shape=k.shape,
+            v_shape=v.shape,
         )
     block = _check_block(block)
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else positive_number(scale, "scale")

@@ -131,11 +131,18 @@ def check_tokens(tokens) -> np.ndarray:
     """Token ids as a 1-D int array of 1 .. MAX_POSITIONS ids in 0 .. VOCAB - 1."""
     t = np.asarray(tokens)
     if t.ndim != 1 or t.dtype.kind not in "iu" or not 1 <= len(t) <= MAX_POSITIONS:
-        raise AttentionInputError(
-            f"A sequence is 1 to {MAX_POSITIONS} token ids (whole numbers); got shape {t.shape}."
+        raise AttentionInputError.said(
+            "A sequence is 1 to {max_positions} token ids (whole numbers); got shape {shape}.",
+            max_positions=MAX_POSITIONS,
+            shape=t.shape,
         )
     if t.min() < 0 or t.max() >= VOCAB:
-        raise AttentionInputError(f"Token ids run from 0 to {VOCAB - 1}; got {t.min()}..{t.max()}.")
+        raise AttentionInputError.said(
+            "Token ids run from 0 to {last}; got {low}..{high}.",
+            last=VOCAB - 1,
+            low=t.min(),
+            high=t.max(),
+        )
     return t
 
 
@@ -143,17 +150,22 @@ def parse_letters(text: str) -> np.ndarray:
     """'a b c a' or 'abca' -> token ids [0, 1, 2, 0]. Raises a sentence for anything else."""
     letters = "".join(str(text).split()).lower()
     if not letters:
-        raise AttentionInputError("The sequence is empty: type a few letters, such as a b c a.")
+        raise AttentionInputError.said(
+            "The sequence is empty: type a few letters, such as a b c a."
+        )
     bad = sorted({c for c in letters if c not in LETTERS})
     if bad:
         shown = " ".join(repr(c) for c in bad[:5])
-        raise AttentionInputError(
-            f"Use only the letters a to p (the head's vocabulary); {shown} is not one of them."
+        raise AttentionInputError.said(
+            "Use only the letters a to p (the head's vocabulary); {shown} is not one of them.",
+            shown=shown,
         )
     if len(letters) > MAX_POSITIONS:
-        raise AttentionInputError(
-            f"The head has {MAX_POSITIONS} positions: type at most {MAX_POSITIONS} letters, "
-            f"not {len(letters)}."
+        raise AttentionInputError.said(
+            "The head has {max_positions} positions: type at most {max_positions} letters, "
+            "not {typed}.",
+            max_positions=MAX_POSITIONS,
+            typed=len(letters),
         )
     return np.array([LETTERS.index(c) for c in letters])
 
@@ -244,7 +256,9 @@ def right_key_weight(weights: np.ndarray, tokens: np.ndarray, targets: np.ndarra
 
 def check_task(task) -> str:
     if task not in TASKS:
-        raise AttentionInputError(f"Unknown task {task!r}; the tasks are {', '.join(TASKS)}.")
+        raise AttentionInputError.said(
+            "Unknown task {task}; the tasks are {tasks}.", task=repr(task), tasks=", ".join(TASKS)
+        )
     return task
 
 
@@ -253,11 +267,21 @@ def check_settings(s: TrainSettings) -> TrainSettings:
     for name, (low, high) in LIMITS.items():
         value = getattr(s, name)
         if not low <= whole_number(value, name) <= high:
-            raise AttentionInputError(f"{name} must be between {low} and {high}, got {value}.")
+            raise AttentionInputError.said(
+                "{name} must be between {low} and {high}, got {value}.",
+                name=name,
+                low=low,
+                high=high,
+                value=value,
+            )
     if isinstance(s.lr, bool) or not isinstance(s.lr, int | float) or not 0 < s.lr <= 100:
-        raise AttentionInputError(f"lr (the learning rate) must be in (0, 100], got {s.lr!r}.")
+        raise AttentionInputError.said(
+            "lr (the learning rate) must be in (0, 100], got {lr}.", lr=repr(s.lr)
+        )
     if not isinstance(s.positions, bool):
-        raise AttentionInputError(f"positions must be True or False, got {s.positions!r}.")
+        raise AttentionInputError.said(
+            "positions must be True or False, got {positions}.", positions=repr(s.positions)
+        )
     return s
 
 
@@ -278,7 +302,9 @@ def train_head(task: str = "previous_token", *, seed: int = 0, **settings) -> Tr
     whole_number(seed, "seed", 0)
     unknown = sorted(set(settings) - set(TrainSettings.__dataclass_fields__) - {"task"})
     if unknown:
-        raise AttentionInputError(f"Unknown setting {', '.join(unknown)} for train_head.")
+        raise AttentionInputError.said(
+            "Unknown setting {names} for train_head.", names=", ".join(unknown)
+        )
     s = check_settings(TrainSettings(task=task, **settings))
     rng = np.random.default_rng((seed, 0))
     w_q = rng.normal(0.0, INIT_STD, (D_MODEL, s.d_k))
@@ -323,7 +349,7 @@ def cross_entropy(z: np.ndarray, targets: np.ndarray) -> tuple[float, np.ndarray
     rows = np.arange(len(targets))
     p = z[rows, targets]  # (n,): the weight each query put on its right key
     if not (p > 0).all():  # a weight that underflowed to 0: the scores have blown up
-        raise AttentionInputError(
+        raise AttentionInputError.said(
             "Training diverged: some scores grew so large that a right key's weight became 0. "
             "Use a smaller learning rate."
         )

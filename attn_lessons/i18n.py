@@ -119,3 +119,21 @@ def N_(message: str) -> str:
     """Mark `message` for the catalogue without translating it now (module constants: the
     language is known only when a page draws them, through `_`)."""
     return message
+
+
+def words_of(exc: BaseException) -> str:
+    """An error's message in the current language. The core's and the class store's errors
+    carry their words as a template and the values that fill it (`AttentionInputError.said`,
+    `attn_class.Refused.said`): the template's translation is filled with the same values;
+    an error made of several (`parts`: a grid's bad cells) is each part's words in turn. A
+    template no catalogue has yet shows in English."""
+    template, fills = getattr(exc, "template", None), getattr(exc, "fills", None)
+    if not isinstance(template, str) or not template or not isinstance(fills, dict):
+        return str(exc)
+    parts = getattr(exc, "parts", None)
+    if parts:
+        names = ("first", "second", "third")
+        fills = {**fills, **{n: words_of(p) for n, p in zip(names, parts, strict=False)}}
+    if not fills:  # a plain sentence (its braces, if any, are not fields)
+        return _(template)
+    return _(template).format(**fills)

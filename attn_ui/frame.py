@@ -21,6 +21,7 @@ import streamlit as st
 from attn_core import AttentionInputError
 from attn_lessons import i18n
 from attn_lessons.i18n import _
+from attn_lessons.i18n import words_of as words_of  # an error's words, in the page's language
 from attn_lessons.text import fill as fill  # the pages fill lesson text through the frame
 from attn_lessons.text import lesson
 from attn_ui import lang, page_style
@@ -238,7 +239,8 @@ def quoted(text: str) -> str:
 
 def show_error(exc: Exception, where: str = "") -> None:
     """A learner-caused error, in words ('where: ' first, to say which input), nothing else."""
-    message = f"{where}: {exc}" if where else str(exc)
+    words = words_of(exc)
+    message = f"{where}: {words}" if where else words
     st.error(quoted(message), icon=":material/error:")
 
 

@@ -245,7 +245,7 @@ def dashboard(text: dict[str, str], code: str, key: str) -> None:
         forget()
         return
     except ValueError as exc:
-        st.error(frame.fill(text["No class"], message=str(exc)), icon=":material/error:")
+        st.error(frame.fill(text["No class"], message=frame.words_of(exc)), icon=":material/error:")
         forget()
         return
     except StoreUnavailable:

@@ -21,6 +21,7 @@ MAX_CHARS = 30  # longer text is not an answer to a by-hand sheet
 _WHOLE = re.compile(r"[+-]?\d+")
 _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
+# how every "not a number" message ends; each template spells it out, so a translation has it
 HOW = "Write a whole number (4), a fraction (9/28) or a decimal (0.32)"
 
 
@@ -41,40 +42,121 @@ def parse_answer(cell, where: str = "this cell") -> Answer | None:
 
     Raises AnswerError with a sentence naming `where` for text that is not a number.
     """
+    return _parse_cell(cell, where)
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A grid's cell, as the messages name it: 'Q, row 2, column t3'."""
+
+    name: str
+    row: str
+    column: str
+
+    @property
+    def fills(self) -> dict[str, str]:
+        return {"name": self.name, "row": self.row, "column": self.column}
+
+
+def _parse_cell(cell, where: str | _Cell) -> Answer | None:
     if cell is None or (isinstance(cell, (float, np.floating)) and math.isnan(cell)):
         return None
     if isinstance(cell, (bool, np.bool_)):
-        raise AnswerError(f"{where} holds {cell}, not a number. {HOW}.")
+        raise _holds(where, cell)
     if isinstance(cell, (int, np.integer)):
         return Answer(Fraction(int(cell)), True)
     if isinstance(cell, Fraction):
         return Answer(cell, True)
     if isinstance(cell, (float, np.floating)):
         if not math.isfinite(cell):
-            raise AnswerError(f"{where} holds {cell}, not a number. {HOW}.")
+            raise _holds(where, cell)
         return Answer(Fraction(repr(float(cell))), float(cell).is_integer())
     return _parse_text(str(cell), where)
 
 
-def _parse_text(text: str, where: str) -> Answer | None:
+def _parse_text(text: str, where: str | _Cell) -> Answer | None:
     s = text.strip().replace("\u2212", "-").replace(" ", "")  # the typographic minus too
     if not s:
         return None
     if len(s) > MAX_CHARS:
-        raise AnswerError(f"{where} holds {len(s)} characters; that is not a number. {HOW}.")
+        raise _too_long(where, len(s))
     if "," in s and "." not in s and s.count(",") == 1:
         s = s.replace(",", ".")  # a decimal comma, as many countries write it
     if _WHOLE.fullmatch(s):
         return Answer(Fraction(int(s)), True)
     if m := _FRACTION.fullmatch(s):
         if int(m[2]) == 0:
-            raise AnswerError(
-                f"{where} is {text.strip()!r}: a fraction cannot have 0 below. {HOW}."
-            )
+            raise _zero_below(where, repr(text.strip()))
         return Answer(Fraction(int(m[1]), int(m[2])), True)
     if _DECIMAL.fullmatch(s):
         return Answer(Fraction(s), False)
-    raise AnswerError(f"{where} holds {text.strip()!r}, which is not a number. {HOW}.")
+    raise _not_a_number(where, repr(text.strip()))
+
+
+# Each message twice: for a `where` the caller names, and for a grid's cell (its words "row"
+# and "column" are part of the sentence, so a translation has them too).
+def _holds(where: str | _Cell, value) -> AnswerError:
+    if isinstance(where, _Cell):
+        return AnswerError.said(
+            "{name}, row {row}, column {column} holds {value}, not a number. Write a whole "
+            "number (4), a fraction (9/28) or a decimal (0.32).",
+            **where.fills,
+            value=value,
+        )
+    return AnswerError.said(
+        "{where} holds {value}, not a number. Write a whole number (4), a fraction (9/28) "
+        "or a decimal (0.32).",
+        where=where,
+        value=value,
+    )
+
+
+def _too_long(where: str | _Cell, length: int) -> AnswerError:
+    if isinstance(where, _Cell):
+        return AnswerError.said(
+            "{name}, row {row}, column {column} holds {length} characters; that is not a "
+            "number. Write a whole number (4), a fraction (9/28) or a decimal (0.32).",
+            **where.fills,
+            length=length,
+        )
+    return AnswerError.said(
+        "{where} holds {length} characters; that is not a number. Write a whole number (4), "
+        "a fraction (9/28) or a decimal (0.32).",
+        where=where,
+        length=length,
+    )
+
+
+def _zero_below(where: str | _Cell, text: str) -> AnswerError:
+    if isinstance(where, _Cell):
+        return AnswerError.said(
+            "{name}, row {row}, column {column} is {text}: a fraction cannot have 0 below. "
+            "Write a whole number (4), a fraction (9/28) or a decimal (0.32).",
+            **where.fills,
+            text=text,
+        )
+    return AnswerError.said(
+        "{where} is {text}: a fraction cannot have 0 below. Write a whole number (4), a "
+        "fraction (9/28) or a decimal (0.32).",
+        where=where,
+        text=text,
+    )
+
+
+def _not_a_number(where: str | _Cell, text: str) -> AnswerError:
+    if isinstance(where, _Cell):
+        return AnswerError.said(
+            "{name}, row {row}, column {column} holds {text}, which is not a number. Write a "
+            "whole number (4), a fraction (9/28) or a decimal (0.32).",
+            **where.fills,
+            text=text,
+        )
+    return AnswerError.said(
+        "{where} holds {text}, which is not a number. Write a whole number (4), a fraction "
+        "(9/28) or a decimal (0.32).",
+        where=where,
+        text=text,
+    )
 
 
 def cell_name(name: str, rows, cols, i: int, j: int) -> str:
@@ -86,21 +168,45 @@ def parse_grid(cells, name: str, rows=None, cols=None) -> np.ndarray:
     """An object array of Answer or None (blank), shaped like `cells` (R, C).
 
     Raises AnswerError naming up to three bad cells, so one message fixes several at once.
+    With several, its `parts` are the cells' own errors (each with its template and fills),
+    and its fills are their English sentences.
     """
     grid = _table(cells, name)
     rows = rows or [str(i + 1) for i in range(grid.shape[0])]
     cols = cols or [str(j + 1) for j in range(grid.shape[1])]
     out = np.empty(grid.shape, dtype=object)
-    problems = []
+    problems: list[AnswerError] = []
     for (i, j), cell in np.ndenumerate(grid):
         try:
-            out[i, j] = parse_answer(cell, cell_name(name, rows, cols, i, j))
+            out[i, j] = _parse_cell(cell, _Cell(name, rows[i], cols[j]))
         except AnswerError as exc:
-            problems.append(str(exc))
+            problems.append(exc)
     if problems:
-        more = f" ({len(problems) - 3} more cells too.)" if len(problems) > 3 else ""
-        raise AnswerError(" ".join(problems[:3]) + more)
+        raise _several(problems)
     return out
+
+
+def _several(problems: list[AnswerError]) -> AnswerError:
+    """One error for the first three bad cells (and how many more there are)."""
+    if len(problems) == 1:
+        return problems[0]
+    said = [str(p) for p in problems[:3]]
+    if len(problems) == 2:
+        error = AnswerError.said("{first} {second}", first=said[0], second=said[1])
+    elif len(problems) == 3:
+        error = AnswerError.said(
+            "{first} {second} {third}", first=said[0], second=said[1], third=said[2]
+        )
+    else:
+        error = AnswerError.said(
+            "{first} {second} {third} ({more} more cells too.)",
+            first=said[0],
+            second=said[1],
+            third=said[2],
+            more=len(problems) - 3,
+        )
+    error.parts = tuple(problems[:3])
+    return error
 
 
 def whole_grid(cells, name: str, rows=None, cols=None, *, limit: int = 9) -> np.ndarray:
@@ -109,18 +215,27 @@ def whole_grid(cells, name: str, rows=None, cols=None, *, limit: int = 9) -> np.
     rows = rows or [str(i + 1) for i in range(answers.shape[0])]
     cols = cols or [str(j + 1) for j in range(answers.shape[1])]
     for (i, j), a in np.ndenumerate(answers):
-        where = cell_name(name, rows, cols, i, j)
+        at = _Cell(name, rows[i], cols[j]).fills
         if a is None:
-            raise AnswerError(f"{where} is empty; every given needs a whole number, such as 0.")
+            raise AnswerError.said(
+                "{name}, row {row}, column {column} is empty; every given needs a whole "
+                "number, such as 0.",
+                **at,
+            )
         if a.value.denominator != 1:
-            raise AnswerError(
-                f"{where} is {float(a.value):g}, not a whole number; by hand "
-                "we use integers only (for example -1, 0, 2)."
+            raise AnswerError.said(
+                "{name}, row {row}, column {column} is {value}, not a whole number; by hand "
+                "we use integers only (for example -1, 0, 2).",
+                **at,
+                value=f"{float(a.value):g}",
             )
         if abs(a.value) > limit:
-            raise AnswerError(
-                f"{where} is {a.value}: keep every given between -{limit} and "
-                f"{limit}, so the sums stay small enough to do by hand."
+            raise AnswerError.said(
+                "{name}, row {row}, column {column} is {value}: keep every given between "
+                "-{limit} and {limit}, so the sums stay small enough to do by hand.",
+                **at,
+                value=a.value,
+                limit=limit,
             )
     return np.array([[int(a.value) for a in row] for row in answers], dtype=np.int64)
 
@@ -131,7 +246,9 @@ def _table(cells, name: str) -> np.ndarray:
     except ValueError:  # some ragged inputs fail here, others give a 1-D array of lists
         grid = np.empty(0, dtype=object)
     if grid.ndim != 2 or 0 in grid.shape:
-        raise ShapeError(f"{name} is not a rectangular grid: give it rows of equal length.")
+        raise ShapeError.said(
+            "{name} is not a rectangular grid: give it rows of equal length.", name=name
+        )
     return grid
 
 

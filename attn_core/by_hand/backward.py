@@ -63,10 +63,14 @@ def hand_backward(trace: HandTrace, d_z) -> HandGrads:
     HandGrads, exact Fractions
     """
     if trace.scale_rule == "exact":
-        raise AttentionInputError("The backward pass by hand needs the floor or trunc rule.")
+        raise AttentionInputError.said("The backward pass by hand needs the floor or trunc rule.")
     d_z = as_int_matrix(d_z, "dz")
     if d_z.shape != trace.z.shape:
-        raise ShapeError(f"dz must have the shape of z, {trace.z.shape}; got {d_z.shape}.")
+        raise ShapeError.said(
+            "dz must have the shape of z, {z_shape}; got {shape}.",
+            z_shape=trace.z.shape,
+            shape=d_z.shape,
+        )
     a, v, q, k = trace.weights, trace.v.astype(object), trace.q.astype(object), trace.k
     dz = d_z.astype(object)
     dv = dz @ a.T  # (d_v, T) x (T, T) -> (d_v, T)

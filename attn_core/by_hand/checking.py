@@ -64,7 +64,9 @@ class Check:
 def expected(t: HandTrace, step: str) -> np.ndarray:
     """The answer grid of `step`, always 2-D: the column sums are one row (1, T)."""
     if step not in STEPS:
-        raise AttentionInputError(f"step must be one of {', '.join(STEPS)}; got {step!r}.")
+        raise AttentionInputError.said(
+            "step must be one of {steps}; got {step}.", steps=", ".join(STEPS), step=repr(step)
+        )
     value = getattr(t, step)
     return value.reshape(1, -1) if step == "col_sums" else value
 
@@ -94,10 +96,25 @@ def check_grid(
     name = name or step
     answers = parse_grid(cells, name, rows, cols)
     if answers.shape != want.shape:
-        hint = " It looks transposed." if answers.shape == want.T.shape else ""
         (r, c), (gr, gc) = want.shape, answers.shape
-        raise ShapeError(
-            f"The {name} grid needs {r} rows and {c} columns; this one is {gr} x {gc}.{hint}"
+        if answers.shape == want.T.shape:
+            raise ShapeError.said(
+                "The {name} grid needs {rows} rows and {columns} columns; this one is "
+                "{got_rows} x {got_columns}. It looks transposed.",
+                name=name,
+                rows=r,
+                columns=c,
+                got_rows=gr,
+                got_columns=gc,
+            )
+        raise ShapeError.said(
+            "The {name} grid needs {rows} rows and {columns} columns; this one is "
+            "{got_rows} x {got_columns}.",
+            name=name,
+            rows=r,
+            columns=c,
+            got_rows=gr,
+            got_columns=gc,
         )
     status = np.empty(want.shape, dtype="<U5")
     for (i, j), a in np.ndenumerate(answers):

@@ -124,9 +124,12 @@ def _size(rng: np.random.Generator, value, name: str, allowed, default) -> int:
     if value is None:
         return int(rng.integers(default[0], default[1] + 1))
     if not allowed[0] <= whole_number(value, name) <= allowed[1]:
-        raise AttentionInputError(
-            f"{name} must be between {allowed[0]} and {allowed[1]} for a sheet done by hand, "
-            f"got {value}."
+        raise AttentionInputError.said(
+            "{name} must be between {low} and {high} for a sheet done by hand, got {value}.",
+            name=name,
+            low=allowed[0],
+            high=allowed[1],
+            value=value,
         )
     return int(value)
 
@@ -249,7 +252,7 @@ def make_exercise(
             return Exercise(
                 seed, difficulty, variant, scale_rule, x, w_q, w_k, w_v, answers, d_z, grads
             )
-    raise AttentionInputError(  # not seen in tests; a guard against an endless loop
+    raise AttentionInputError.said(  # not seen in tests; a guard against an endless loop
         "No sheet with small enough scores was found for these settings; "
         "try another seed, fewer features or an easier difficulty."
     )
@@ -273,4 +276,9 @@ def _draw_backward(rng: np.random.Generator, head: HandTrace) -> tuple[np.ndarra
 
 def _check_choice(value, name: str, choices: tuple[str, ...]) -> None:
     if value not in choices:
-        raise AttentionInputError(f"{name} must be one of {', '.join(choices)}; got {value!r}.")
+        raise AttentionInputError.said(
+            "{name} must be one of {choices}; got {value}.",
+            name=name,
+            choices=", ".join(choices),
+            value=repr(value),
+        )

@@ -33,26 +33,44 @@ def as_int_matrix(a, name: str) -> np.ndarray:
     try:
         arr = np.asarray(a)
     except (TypeError, ValueError) as exc:  # ragged lists
-        raise ShapeError(
-            f"{name} is not a rectangular table; give every row the same length."
+        raise ShapeError.said(
+            "{name} is not a rectangular table; give every row the same length.", name=name
         ) from exc
     if arr.dtype.kind == "b":
-        raise AttentionInputError(f"{name} holds True/False; write whole numbers such as -1, 0, 1.")
+        raise AttentionInputError.said(
+            "{name} holds True/False; write whole numbers such as -1, 0, 1.", name=name
+        )
     if arr.dtype.kind not in "iuf":
-        raise AttentionInputError(f"{name} must hold whole numbers, not {arr.dtype} values.")
+        raise AttentionInputError.said(
+            "{name} must hold whole numbers, not {dtype} values.", name=name, dtype=arr.dtype
+        )
     if arr.ndim != 2 or 0 in arr.shape:
-        raise ShapeError(f"{name} must be a non-empty 2-D table, but it has shape {arr.shape}.")
+        raise ShapeError.said(
+            "{name} must be a non-empty 2-D table, but it has shape {shape}.",
+            name=name,
+            shape=arr.shape,
+        )
     if not np.all(np.isfinite(arr)):
-        raise NonFiniteError(f"{name} holds NaN or infinity; write whole numbers only.")
+        raise NonFiniteError.said(
+            "{name} holds NaN or infinity; write whole numbers only.", name=name
+        )
     bad = np.argwhere(arr != np.round(arr))
     if len(bad):
         i, j = bad[0]
-        raise NotWholeNumberError(
-            f"{name} row {i + 1}, column {j + 1} is {arr[i, j]}, not a whole number: the by-hand "
-            "rules need integers. Round it, or use the real-valued attention page."
+        raise NotWholeNumberError.said(
+            "{name} row {row}, column {column} is {value}, not a whole number: the by-hand "
+            "rules need integers. Round it, or use the real-valued attention page.",
+            name=name,
+            row=i + 1,
+            column=j + 1,
+            value=arr[i, j],
         )
     if np.abs(arr).max() > MAX_ENTRY:
-        raise AttentionInputError(f"{name} has entries beyond +-{MAX_ENTRY}; use smaller numbers.")
+        raise AttentionInputError.said(
+            "{name} has entries beyond +-{max_entry}; use smaller numbers.",
+            name=name,
+            max_entry=MAX_ENTRY,
+        )
     return arr.astype(np.int64)
 
 
@@ -67,7 +85,11 @@ def scale_scores(scores: np.ndarray, scale_rule: str = "floor", d_k: int = 3) ->
         return np.where(scores < 0, -(-scores // 2), scores // 2)
     if scale_rule == "exact":
         return scores / math.sqrt(d_k)
-    raise AttentionInputError(f"scale_rule must be one of {SCALE_RULES}, got {scale_rule!r}.")
+    raise AttentionInputError.said(
+        "scale_rule must be one of {rules}, got {scale_rule}.",
+        rules=SCALE_RULES,
+        scale_rule=repr(scale_rule),
+    )
 
 
 def _powers(scaled: np.ndarray, mask: np.ndarray | None, base) -> np.ndarray:
@@ -99,9 +121,10 @@ def col_softmax(
     weights : (T, T), powers / col_sums; every column sums to 1
     """
     if np.abs(scaled).max() > MAX_EXPONENT:
-        raise AttentionInputError(
-            f"A scaled score reaches {np.abs(scaled).max():g}: its power is far too large to work "
-            "with. Use smaller entries in x and the weight matrices (for example -2..2)."
+        raise AttentionInputError.said(
+            "A scaled score reaches {score}: its power is far too large to work "
+            "with. Use smaller entries in x and the weight matrices (for example -2..2).",
+            score=f"{np.abs(scaled).max():g}",
         )
     powers = _powers(scaled, mask, base)
     col_sums = powers.sum(axis=0)  # (T,)

@@ -56,12 +56,12 @@ class HandTile:
 def _check(t: HandTrace, block) -> int:
     whole_number(block, "block", 1)
     if t.scale_rule == "exact":
-        raise AttentionInputError(
+        raise AttentionInputError.said(
             "Tiles by hand need whole-number scaled scores: use the floor or trunc rule."
         )
     allowed = np.ones(t.scaled.shape, bool) if t.mask is None else t.mask  # (T, T)
     if not allowed[:block].any(axis=0).all():
-        raise AttentionInputError(
+        raise AttentionInputError.said(
             "Every query must see at least one key of the first block to work it by hand."
         )
     return int(block)

@@ -75,14 +75,19 @@ def _check_inputs(x, w_q, w_k, w_v) -> tuple[np.ndarray, ...]:
     ws = [as_int_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"))]
     for w, n in zip(ws, ("w_q", "w_k", "w_v"), strict=True):
         if w.shape[1] != x.shape[0]:
-            raise ShapeError(
-                f"{n} has {w.shape[1]} columns but x has d_model = {x.shape[0]} rows (features); "
-                f"{n} must be (d_k, d_model), one column per feature."
+            raise ShapeError.said(
+                "{name} has {columns} columns but x has d_model = {d_model} rows (features); "
+                "{name} must be (d_k, d_model), one column per feature.",
+                name=n,
+                columns=w.shape[1],
+                d_model=x.shape[0],
             )
     if ws[0].shape[0] != ws[1].shape[0]:
-        raise ShapeError(
-            f"w_q and w_k must have the same number of rows (d_k), got {ws[0].shape[0]} and "
-            f"{ws[1].shape[0]}: k^T q needs q and k of the same height."
+        raise ShapeError.said(
+            "w_q and w_k must have the same number of rows (d_k), got {q_rows} and "
+            "{k_rows}: k^T q needs q and k of the same height.",
+            q_rows=ws[0].shape[0],
+            k_rows=ws[1].shape[0],
         )
     return (x, *ws)
 
@@ -107,7 +112,11 @@ def hand_attention(
     HandTrace, with exact Fractions unless the rule is "exact".
     """
     if scale_rule not in SCALE_RULES:
-        raise AttentionInputError(f"scale_rule must be one of {SCALE_RULES}, got {scale_rule!r}.")
+        raise AttentionInputError.said(
+            "scale_rule must be one of {rules}, got {scale_rule}.",
+            rules=SCALE_RULES,
+            scale_rule=repr(scale_rule),
+        )
     base = whole_number(base, "base", 2)
     x, w_q, w_k, w_v = _check_inputs(x, w_q, w_k, w_v)
     q, k, v = w_q @ x, w_k @ x, w_v @ x  # (d_k, d_model) x (d_model, T) -> (d_k, T)
@@ -159,7 +168,12 @@ def hand_heads(x, w_q, w_k, w_v, n_heads: int = 2, **rules) -> tuple[HandTrace, 
     x, w_q, w_k, w_v = _check_inputs(x, w_q, w_k, w_v)
     for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")):
         if w.shape[0] % n_heads:
-            raise ShapeError(f"{n} has {w.shape[0]} rows; give it a multiple of {n_heads} rows.")
+            raise ShapeError.said(
+                "{name} has {rows} rows; give it a multiple of {n_heads} rows.",
+                name=n,
+                rows=w.shape[0],
+                n_heads=n_heads,
+            )
     d_k, d_v = w_q.shape[0] // n_heads, w_v.shape[0] // n_heads
     return tuple(
         hand_attention(

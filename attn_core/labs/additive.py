@@ -71,13 +71,20 @@ def additive_alignment(s, h, w_1, w_2, v_a, *, values=None) -> AlignmentTrace:
     values = h if values is None else as_matrix(values, "values")
     w_1, w_2, v_a = as_matrix(w_1, "w_1"), as_matrix(w_2, "w_2"), as_matrix(v_a, "v_a", ndim=1)
     if w_1.shape != (v_a.size, s.shape[1]) or w_2.shape != (v_a.size, h.shape[1]):
-        raise ShapeError(
-            f"With d_a = {v_a.size}, w_1 must be ({v_a.size}, {s.shape[1]}) and w_2 "
-            f"({v_a.size}, {h.shape[1]}); got {w_1.shape} and {w_2.shape}."
+        raise ShapeError.said(
+            "With d_a = {d_a}, w_1 must be ({d_a}, {s_width}) and w_2 "
+            "({d_a}, {h_width}); got {w_1_shape} and {w_2_shape}.",
+            d_a=v_a.size,
+            s_width=s.shape[1],
+            h_width=h.shape[1],
+            w_1_shape=w_1.shape,
+            w_2_shape=w_2.shape,
         )
     if values.shape[0] != h.shape[0]:
-        raise ShapeError(
-            f"keys and values need the same number of rows: {h.shape}, {values.shape}."
+        raise ShapeError.said(
+            "keys and values need the same number of rows: {h_shape}, {values_shape}.",
+            h_shape=h.shape,
+            values_shape=values.shape,
         )
     # W_1 s_t once per query, W_2 h_i once per key; only the sum and tanh are per pair
     hidden = np.tanh((s @ w_1.T)[:, None, :] + (h @ w_2.T)[None, :, :])  # (T_t, T_s, d_a)

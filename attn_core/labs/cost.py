@@ -132,7 +132,7 @@ def measure(ts, ds, *, repeats: int = 3, seed: int = 0, rnn: bool = True) -> Cos
     """
     ts, ds = list(ts), list(ds)
     if not ts or len(ts) != len(ds):
-        raise AttentionInputError("Give one d for each T, and at least one size.")
+        raise AttentionInputError.said("Give one d for each T, and at least one size.")
     sizes = [_check(t, d, repeats)[:2] for t, d in zip(ts, ds, strict=True)]
     seconds = _best_in_turns([_attention_job(t, d, seed) for t, d in sizes], repeats)
     square = np.array([_square_bytes(t, d, seed) for t, d in sizes])  # (n, 2)
@@ -171,13 +171,15 @@ def fit_slope(x, y) -> Fit:
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1:
-        raise AttentionInputError(
-            f"x and y must be lists of equal length; got {x.shape}, {y.shape}."
+        raise AttentionInputError.said(
+            "x and y must be lists of equal length; got {x_shape}, {y_shape}.",
+            x_shape=x.shape,
+            y_shape=y.shape,
         )
     if not (np.isfinite(x).all() and np.isfinite(y).all() and (x > 0).all() and (y > 0).all()):
-        raise AttentionInputError("A log-log fit needs positive, finite x and y.")
+        raise AttentionInputError.said("A log-log fit needs positive, finite x and y.")
     if len(np.unique(x)) < 2:
-        raise AttentionInputError("A slope needs at least two different x values.")
+        raise AttentionInputError.said("A slope needs at least two different x values.")
     slope, intercept = np.polyfit(np.log(x), np.log(y), 1)
     return Fit(float(slope), float(np.exp(intercept)))
 

@@ -38,15 +38,20 @@ def cross_attention(
     """
     x, memory = as_matrix(x, "x"), as_matrix(memory, "memory")
     if x.shape[1] != memory.shape[1]:
-        raise ShapeError(
-            f"x has {x.shape[1]} features per token but memory has {memory.shape[1]}; both "
-            "sequences must be embedded with the same d_model."
+        raise ShapeError.said(
+            "x has {x_features} features per token but memory has {memory_features}; both "
+            "sequences must be embedded with the same d_model.",
+            x_features=x.shape[1],
+            memory_features=memory.shape[1],
         )
     ws = [as_matrix(w, n) for w, n in ((w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v"))]
     for w, n in zip(ws, ("w_q", "w_k", "w_v"), strict=True):
         if w.shape[0] != x.shape[1]:
-            raise ShapeError(
-                f"{n} has {w.shape[0]} rows but d_model = {x.shape[1]}; {n} must be (d_model, d)."
+            raise ShapeError.said(
+                "{name} has {rows} rows but d_model = {d_model}; {name} must be (d_model, d).",
+                name=n,
+                rows=w.shape[0],
+                d_model=x.shape[1],
             )
     w_q, w_k, w_v = ws
     q = x @ w_q  # (T_q, d_model) x (d_model, d_k) -> (T_q, d_k)

@@ -24,12 +24,16 @@ MIN_TOKENS = 3  # the scores need a row t >= 2
 def _heads(attentions: np.ndarray) -> np.ndarray:
     a = np.asarray(attentions, dtype=np.float64)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise AttentionInputError(f"attention weights must be (..., T, T); got {a.shape}.")
+        raise AttentionInputError.said(
+            "attention weights must be (..., T, T); got {shape}.", shape=a.shape
+        )
     if a.shape[-1] < MIN_TOKENS:
-        raise AttentionInputError(
-            f"Reading a head's habits needs at least {MIN_TOKENS} tokens (a row t >= 2, where "
-            f"the first, the previous and the current token differ); this text has "
-            f"{a.shape[-1]}. Type a few more words."
+        raise AttentionInputError.said(
+            "Reading a head's habits needs at least {min_tokens} tokens (a row t >= 2, where "
+            "the first, the previous and the current token differ); this text has "
+            "{tokens}. Type a few more words.",
+            min_tokens=MIN_TOKENS,
+            tokens=a.shape[-1],
         )
     return a
 
@@ -54,7 +58,9 @@ def label_heads(previous: np.ndarray, first: np.ndarray, threshold: float = 0.5)
     """Each head's type: PREVIOUS if its previous-token score reaches `threshold`, FIRST if its
     first-token score does (the larger wins if both do), else OTHER. Same shape as the scores."""
     if not 0 < threshold <= 1:
-        raise AttentionInputError(f"the threshold must be in (0, 1]; got {threshold!r}.")
+        raise AttentionInputError.said(
+            "the threshold must be in (0, 1]; got {threshold}.", threshold=repr(threshold)
+        )
     previous, first = np.asarray(previous), np.asarray(first)
     labels = np.full(previous.shape, OTHER, dtype=object)
     labels[(first >= threshold) & (first > previous)] = FIRST

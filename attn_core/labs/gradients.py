@@ -35,8 +35,11 @@ MAX_D = 1024
 
 def _index(value, name: str, n: int) -> int:
     if not 0 <= whole_number(value, name) < n:
-        raise AttentionInputError(
-            f"{name} must be a token position from 0 to {n - 1}, got {value!r}."
+        raise AttentionInputError.said(
+            "{name} must be a token position from 0 to {last}, got {value}.",
+            name=name,
+            last=n - 1,
+            value=repr(value),
         )
     return int(value)
 
@@ -90,7 +93,9 @@ def gradient_step(
     """
     lr = positive_number(lr, "the learning rate")
     if lr > MAX_LR:
-        raise AttentionInputError(f"Use a learning rate of at most {MAX_LR:g}, got {lr:g}.")
+        raise AttentionInputError.said(
+            "Use a learning rate of at most {max_lr}, got {lr}.", max_lr=f"{MAX_LR:g}", lr=f"{lr:g}"
+        )
     before = forward(x, w_q, w_k, w_v, bias, mask=mask)
     t = before.output.shape[0]
     row, toward = _index(row, "row", t), _index(toward, "toward", t)
@@ -124,9 +129,13 @@ def _project(x: np.ndarray, w: np.ndarray, b, name: str) -> np.ndarray:
     """x w + b: (T, d_model) x (d_model, d) + (d,) -> (T, d)."""
     b = as_matrix(b, f"b_{name}", ndim=1)
     if w.shape[0] != x.shape[1] or b.shape != (w.shape[1],):
-        raise ShapeError(
-            f"w_{name} must be (d_model, d) with d_model = {x.shape[1]}, and b_{name} (d,); "
-            f"got {w.shape} and {b.shape}."
+        raise ShapeError.said(
+            "w_{name} must be (d_model, d) with d_model = {d_model}, and b_{name} (d,); "
+            "got {w_shape} and {b_shape}.",
+            name=name,
+            d_model=x.shape[1],
+            w_shape=w.shape,
+            b_shape=b.shape,
         )
     return x @ w + b
 

@@ -29,8 +29,10 @@ def group_size(n_heads: int, n_kv_heads: int) -> int:
     n_heads = whole_number(n_heads, "n_heads", 1)
     n_kv_heads = whole_number(n_kv_heads, "n_kv_heads", 1)
     if n_heads % n_kv_heads:
-        raise AttentionInputError(
-            f"{n_heads} query heads cannot be shared evenly by {n_kv_heads} K/V heads."
+        raise AttentionInputError.said(
+            "{n_heads} query heads cannot be shared evenly by {n_kv_heads} K/V heads.",
+            n_heads=n_heads,
+            n_kv_heads=n_kv_heads,
         )
     return n_heads // n_kv_heads
 
@@ -104,7 +106,7 @@ def group_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> Trace:
     """
     q = np.asarray(q)
     if q.ndim != 3:
-        raise AttentionInputError(f"q must be (group, T, d); got {q.shape}.")
+        raise AttentionInputError.said("q must be (group, T, d); got {shape}.", shape=q.shape)
     shared_k = np.broadcast_to(k, (q.shape[0], *np.shape(k)))  # (T, d) -> (group, T, d)
     shared_v = np.broadcast_to(v, (q.shape[0], *np.shape(v)))
     return attention(q, shared_k, shared_v, mask=causal_mask(q.shape[1]))

@@ -30,9 +30,11 @@ def local_attention(q, k, v, width: int, *, scale=None, temperature: float = 1.0
     """
     t = np.shape(q)[0] if np.ndim(q) == 2 else 0
     if np.ndim(q) != 2 or np.ndim(k) != 2 or np.shape(k)[0] != t:
-        raise AttentionInputError(
+        raise AttentionInputError.said(
             "Local attention is self-attention on one sequence: q and k must be matrices with "
-            f"the same number of rows; got shapes {np.shape(q)} and {np.shape(k)}."
+            "the same number of rows; got shapes {q_shape} and {k_shape}.",
+            q_shape=np.shape(q),
+            k_shape=np.shape(k),
         )
     return attention(q, k, v, mask=window_mask(t, width), scale=scale, temperature=temperature)
 

@@ -53,17 +53,24 @@ def bool_mask(cells, shape: tuple[int, int] | None = None) -> np.ndarray:
     """
     grid = np.asarray(cells, dtype=object)
     if grid.ndim != 2 or 0 in grid.shape:
-        raise ShapeError(f"A mask is a 2-D grid of ticks, got shape {grid.shape}.")
+        raise ShapeError.said("A mask is a 2-D grid of ticks, got shape {shape}.", shape=grid.shape)
     if shape is not None and grid.shape != tuple(shape):
-        raise ShapeError(
-            f"The mask is {grid.shape[0]} x {grid.shape[1]}, but it must be "
-            f"{shape[0]} x {shape[1]}: one row and one column per token."
+        raise ShapeError.said(
+            "The mask is {rows} x {columns}, but it must be "
+            "{want_rows} x {want_columns}: one row and one column per token.",
+            rows=grid.shape[0],
+            columns=grid.shape[1],
+            want_rows=shape[0],
+            want_columns=shape[1],
         )
     bad = [(i, j) for (i, j), c in np.ndenumerate(grid) if not isinstance(c, bool | np.bool_)]
     if bad:
         i, j = bad[0]
-        raise AttentionInputError(
-            f"Mask cell (row {i}, column {j}) is {grid[i, j]!r}; every cell must be ticked "
-            "(may attend) or unticked (masked)."
+        raise AttentionInputError.said(
+            "Mask cell (row {i}, column {j}) is {value}; every cell must be ticked "
+            "(may attend) or unticked (masked).",
+            i=i,
+            j=j,
+            value=repr(grid[i, j]),
         )
     return grid.astype(bool)

@@ -34,7 +34,9 @@ def normalise(x, axis: int, eps: float = 1e-5) -> np.ndarray:
     x = as_matrix(x, "x")
     eps = positive_number(eps, "eps")
     if axis not in (0, 1):
-        raise AttentionInputError(f"axis must be 0 (batch norm) or 1 (layer norm), got {axis!r}.")
+        raise AttentionInputError.said(
+            "axis must be 0 (batch norm) or 1 (layer norm), got {axis}.", axis=repr(axis)
+        )
     centred = x - x.mean(axis=axis, keepdims=True)  # (n, d) - (n, 1) or (1, d)
     return centred / np.sqrt((centred * centred).mean(axis=axis, keepdims=True) + eps)
 

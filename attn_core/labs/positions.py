@@ -92,8 +92,10 @@ def reorder_test(x, w_q, w_k, w_v, order) -> OrderTrace:
     x = as_matrix(x, "x")
     order = np.asarray(order)
     if order.shape != (x.shape[0],) or not np.array_equal(np.sort(order), np.arange(x.shape[0])):
-        raise AttentionInputError(
-            f"order must list each of the {x.shape[0]} positions 0 to {x.shape[0] - 1} once."
+        raise AttentionInputError.said(
+            "order must list each of the {count} positions 0 to {last} once.",
+            count=x.shape[0],
+            last=x.shape[0] - 1,
         )
     p = sinusoidal_positions(*x.shape)  # (T, d_model)
     return OrderTrace(

@@ -31,9 +31,11 @@ from attn_core.pretrained.smollm import rope, rope_angles
 def _vector(x, name: str) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 1 or x.size % 2 or x.size == 0:
-        raise AttentionInputError(f"{name} must be one vector of even length; got {x.shape}.")
+        raise AttentionInputError.said(
+            "{name} must be one vector of even length; got {shape}.", name=name, shape=x.shape
+        )
     if not np.isfinite(x).all():
-        raise AttentionInputError(f"{name} has a NaN or infinite entry.")
+        raise AttentionInputError.said("{name} has a NaN or infinite entry.", name=name)
     return x
 
 
@@ -134,7 +136,9 @@ class AbsoluteHead:
         q = LN(word_q + p_m) w_q + b_q,  k = LN(word_k + p_n) w_k + b_k."""
         m, n = whole_number(m, "m", 0), whole_number(n, "n", 0)
         if max(m, n) >= len(self.table):
-            raise AttentionInputError(f"the model has position vectors 0..{len(self.table) - 1}.")
+            raise AttentionInputError.said(
+                "the model has position vectors 0..{last}.", last=len(self.table) - 1
+            )
         x_q = layer_norm(self.word_q + self.table[m], *self.norm)  # (d_model,)
         x_k = layer_norm(self.word_k + self.table[n], *self.norm)
         q = x_q @ self.w_q + self.b_q  # (d_model,) x (d_model, d_k) -> (d_k,)

@@ -56,8 +56,10 @@ def dot_terms(q, k) -> np.ndarray:
     """
     q, k = as_matrix(q, "q"), as_matrix(k, "k")
     if q.shape[1] != k.shape[1]:
-        raise AttentionInputError(
-            f"q and k must share d_k to be multiplied: q is {q.shape}, k is {k.shape}."
+        raise AttentionInputError.said(
+            "q and k must share d_k to be multiplied: q is {q_shape}, k is {k_shape}.",
+            q_shape=q.shape,
+            k_shape=k.shape,
         )
     return q[:, None, :] * k[None, :, :]  # (T_q, 1, d_k) * (1, T_k, d_k) -> (T_q, T_k, d_k)
 
@@ -166,12 +168,17 @@ def retrieve(query, keys, values, temperature: float = 0.1) -> RetrievalTrace:
     query, keys = as_matrix(query, "query", ndim=1), as_matrix(keys, "keys")
     values, tau = as_matrix(values, "values"), positive_number(temperature, "temperature")
     if keys.shape[1] != query.shape[0] or keys.shape[0] != values.shape[0]:
-        raise ShapeError(
-            f"keys must be (N, {query.shape[0]}) and values (N, m) with the same N; got "
-            f"{keys.shape} and {values.shape}."
+        raise ShapeError.said(
+            "keys must be (N, {width}) and values (N, m) with the same N; got "
+            "{keys_shape} and {values_shape}.",
+            width=query.shape[0],
+            keys_shape=keys.shape,
+            values_shape=values.shape,
         )
     if not np.any(query):
-        raise AttentionInputError("The query is a vector of zeros: it points nowhere. Type words.")
+        raise AttentionInputError.said(
+            "The query is a vector of zeros: it points nowhere. Type words."
+        )
     scores = cosine_similarity(np.vstack([query, keys]))[0, 1:]  # (N,)
     weights = softmax(scores, temperature=tau)
     best = int(scores.argmax())

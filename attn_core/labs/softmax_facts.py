@@ -68,12 +68,16 @@ def parse_scores(text: str, max_count: int = MAX_SCORES) -> np.ndarray:
     table does) and never repeat the learner's text (a page shows them as Markdown).
     """
     if not isinstance(text, str):
-        raise AttentionInputError(f"Scores must be typed as text, got {type(text).__name__}.")
+        raise AttentionInputError.said(
+            "Scores must be typed as text, got {kind}.", kind=type(text).__name__
+        )
     parts = [p for p in _SEPARATORS.split(text.replace("\u2212", "-")) if p]
     if not 2 <= len(parts) <= max_count:
-        raise AttentionInputError(
-            f"Type between 2 and {max_count} scores separated by commas, for example "
-            f"2, 1, 0.5, -1 (you typed {len(parts)})."
+        raise AttentionInputError.said(
+            "Type between 2 and {max_count} scores separated by commas, for example "
+            "2, 1, 0.5, -1 (you typed {typed}).",
+            max_count=max_count,
+            typed=len(parts),
         )
     values = []
     for n, part in enumerate(parts):  # s0, s1, ...: as the page's table names them
@@ -82,14 +86,18 @@ def parse_scores(text: str, max_count: int = MAX_SCORES) -> np.ndarray:
         except ValueError:
             v = math.nan
         if not math.isfinite(v):  # "nan", "inf" and "1e999" parse, but are no scores
-            raise AttentionInputError(
-                f"Score s{n} is not a finite number. Use numbers such as 2, -0.5 or 1e-3, "
-                "separated by commas."
+            raise AttentionInputError.said(
+                "Score s{n} is not a finite number. Use numbers such as 2, -0.5 or 1e-3, "
+                "separated by commas.",
+                n=n,
             )
         if abs(v) > MAX_ABS_SCORE:
-            raise AttentionInputError(
-                f"Score s{n} is {v:g}; keep every score between -{MAX_ABS_SCORE:g} and "
-                f"{MAX_ABS_SCORE:g} (beyond that the weights are already 0 or 1)."
+            raise AttentionInputError.said(
+                "Score s{n} is {value}; keep every score between -{max_abs_score} and "
+                "{max_abs_score} (beyond that the weights are already 0 or 1).",
+                n=n,
+                value=f"{v:g}",
+                max_abs_score=f"{MAX_ABS_SCORE:g}",
             )
         values.append(v)
     return np.array(values)
@@ -126,7 +134,9 @@ def vary_one(scores, j: int, values, temperature: float = 1.0) -> OneScoreSweep:
     values = as_matrix(values, "values", ndim=1)
     tau = positive_number(temperature, "temperature")
     if not 0 <= whole_number(j, "j") < row.size:
-        raise AttentionInputError(f"j must be a position from 0 to {row.size - 1}, got {j!r}.")
+        raise AttentionInputError.said(
+            "j must be a position from 0 to {last}, got {j}.", last=row.size - 1, j=repr(j)
+        )
     rows = np.repeat(row[None, :], values.size, axis=0)  # (n, T)
     rows[:, j] = values
     soft = softmax(rows, temperature=tau)
@@ -175,12 +185,14 @@ def softmax_steps(trace: Trace, i: int) -> SoftmaxSteps:
     SoftmaxSteps of (T_k,) rows.
     """
     if trace.weights.ndim != 2:
-        raise ShapeError(
-            f"softmax_steps needs one head, not weights of shape {trace.weights.shape}."
+        raise ShapeError.said(
+            "softmax_steps needs one head, not weights of shape {shape}.", shape=trace.weights.shape
         )
     n = trace.weights.shape[0]
     if not 0 <= whole_number(i, "i") < n:
-        raise AttentionInputError(f"i must be a query row from 0 to {n - 1}, got {i!r}.")
+        raise AttentionInputError.said(
+            "i must be a query row from 0 to {last}, got {i}.", last=n - 1, i=repr(i)
+        )
     scores = np.asarray(trace.masked[i], dtype=float)  # (T_k,)
     divided = scores / trace.temperature
     shifted = divided - divided.max()
@@ -208,7 +220,7 @@ def _row(row) -> np.ndarray:
     """A 1-D float row of scores: finite numbers or -inf (masked)."""
     r = np.asarray(row, dtype=float)
     if r.ndim != 1 or r.size == 0:
-        raise ShapeError(f"Expected one row of scores, got shape {r.shape}.")
+        raise ShapeError.said("Expected one row of scores, got shape {shape}.", shape=r.shape)
     if np.isnan(r).any() or np.isposinf(r).any():
-        raise AttentionInputError("Scores must be finite numbers or -inf (masked).")
+        raise AttentionInputError.said("Scores must be finite numbers or -inf (masked).")
     return r

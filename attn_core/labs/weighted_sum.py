@@ -29,7 +29,11 @@ def weighted_sum_parts(weights_row, v) -> np.ndarray:
     v = as_matrix(v, "v")
     a = as_matrix(np.asarray(weights_row, dtype=float)[None, :], "weights_row")[0]
     if a.shape[0] != v.shape[0]:
-        raise ShapeError(f"weights_row has {a.shape[0]} entries but v has {v.shape[0]} rows.")
+        raise ShapeError.said(
+            "weights_row has {entries} entries but v has {rows} rows.",
+            entries=a.shape[0],
+            rows=v.shape[0],
+        )
     return a[:, None] * v  # (T_k, 1) * (T_k, d_v) -> (T_k, d_v)
 
 
@@ -40,5 +44,5 @@ def mean_over_heads(weights) -> np.ndarray:
     """
     w = np.asarray(weights, dtype=float)
     if w.ndim != 3 or 0 in w.shape:
-        raise ShapeError(f"weights must be (n_heads, T, T), got shape {w.shape}.")
+        raise ShapeError.said("weights must be (n_heads, T, T), got shape {shape}.", shape=w.shape)
     return w.mean(axis=0)

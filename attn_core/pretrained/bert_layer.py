@@ -177,7 +177,11 @@ def encoder_layer(x, layer: LayerWeights, n_heads: int, eps: float) -> LayerTrac
     x = as_matrix(x, "x")
     d_model = x.shape[1]
     if layer.w_qkv.shape[0] != d_model or d_model % n_heads:
-        raise ShapeError(f"x has {d_model} features; the layer expects {layer.w_qkv.shape[0]}.")
+        raise ShapeError.said(
+            "x has {d_model} features; the layer expects {expected}.",
+            d_model=d_model,
+            expected=layer.w_qkv.shape[0],
+        )
     heads = bert_attention(x, layer, n_heads)
     z = merge_heads(heads.output)  # (h, T, d_k) -> (T, h d_k)
     attn = z @ layer.w_o + layer.b_o  # (T, h d_k) x (h d_k, d_model) -> (T, d_model)

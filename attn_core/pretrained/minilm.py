@@ -102,16 +102,20 @@ class MiniLM:
         Returns ``(tokens, ids, offsets, n_tokens_original)`` as in ``ModelTrace``.
         """
         if not isinstance(sentence, str):
-            raise AttentionInputError(f"The sentence must be text, got {type(sentence).__name__}.")
+            raise AttentionInputError.said(
+                "The sentence must be text, got {kind}.", kind=type(sentence).__name__
+            )
         limit = self.max_positions
         if not 3 <= whole_number(max_tokens, "max_tokens") <= limit:
-            raise AttentionInputError(
-                f"max_tokens must be between 3 and {limit} (the model has position vectors for "
-                f"{limit} tokens, [CLS] and [SEP] included); got {max_tokens}."
+            raise AttentionInputError.said(
+                "max_tokens must be between 3 and {limit} (the model has position vectors for "
+                "{limit} tokens, [CLS] and [SEP] included); got {max_tokens}.",
+                limit=limit,
+                max_tokens=max_tokens,
             )
         enc = self.tokenizer.encode(sentence, add_special_tokens=False)
         if not enc.ids:
-            raise AttentionInputError("The sentence is empty: type at least one word.")
+            raise AttentionInputError.said("The sentence is empty: type at least one word.")
         keep = min(len(enc.ids), max_tokens - 2)  # room for [CLS] and [SEP]
         cls, sep = (self.tokenizer.token_to_id(s) for s in ("[CLS]", "[SEP]"))
         tokens = ("[CLS]", *enc.tokens[:keep], "[SEP]")
@@ -156,9 +160,11 @@ class MiniLM:
         """
         self._check_head(layer, head)
         if layer >= len(run.hidden_states):
-            raise AttentionInputError(
-                f"This run stopped after {len(run.hidden_states) - 1} layer(s): layer {layer}'s "
-                f"input is not in it. Run with layers={layer} or more."
+            raise AttentionInputError.said(
+                "This run stopped after {layers} layer(s): layer {layer}'s "
+                "input is not in it. Run with layers={layer} or more.",
+                layers=len(run.hidden_states) - 1,
+                layer=layer,
             )
         x = run.hidden_states[layer]  # (T, d_model)
         heads = bert_attention(x, self.layers[layer], self.n_heads)  # the same call as run()

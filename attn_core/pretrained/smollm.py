@@ -146,7 +146,11 @@ class KVCache:
         new = k.shape[1]
         end = self.length + new
         if end > self.capacity:
-            raise PromptError(f"the cache holds {self.capacity} tokens; this pass needs {end}.")
+            raise PromptError.said(
+                "the cache holds {capacity} tokens; this pass needs {end}.",
+                capacity=self.capacity,
+                end=end,
+            )
         self.keys[layer, :, self.length : end] = k
         self.values[layer, :, self.length : end] = v
         return self.keys[layer, :, :end], self.values[layer, :, :end]
@@ -354,21 +358,24 @@ class SmolLM:
         """The prompt's ids, after the checks a learner's input needs (clear messages)."""
         limit = self.max_prompt_tokens if limit is None else limit
         if not isinstance(text, str) or not text.strip():
-            raise PromptError("Type a prompt: there is nothing to continue.")
+            raise PromptError.said("Type a prompt: there is nothing to continue.")
         bad = sorted({c for c in text if _is_control(c)})
         if bad:
             names = ", ".join(f"U+{ord(c):04X}" for c in bad[:5])
-            raise PromptError(
-                f"The prompt has control characters ({names}); remove them. Line breaks and "
-                f"tabs are fine."
+            raise PromptError.said(
+                "The prompt has control characters ({names}); remove them. Line breaks and "
+                "tabs are fine.",
+                names=names,
             )
         ids = np.array(self.tokenizer.encode(text).ids, dtype=np.int64)
         if len(ids) > limit:
-            raise PromptError(
-                f"The prompt is {len(ids)} tokens; at most {limit} are allowed here. Shorten it."
+            raise PromptError.said(
+                "The prompt is {tokens} tokens; at most {limit} are allowed here. Shorten it.",
+                tokens=len(ids),
+                limit=limit,
             )
         if ids.size and all(int(i) in self.special_ids for i in ids):
-            raise PromptError(
+            raise PromptError.said(
                 "The prompt is only special tokens (such as <|im_start|>); add some words "
                 "for the model to read."
             )
@@ -556,9 +563,13 @@ def _temperature(t) -> float:
     try:
         t = float(t)
     except (TypeError, ValueError):
-        raise PromptError(f"temperature must be a number; got {t!r}.") from None
+        raise PromptError.said(
+            "temperature must be a number; got {temperature}.", temperature=repr(t)
+        ) from None
     if not math.isfinite(t) or t < 0:
-        raise PromptError(f"temperature must be 0 (greedy) or more; got {t!r}.")
+        raise PromptError.said(
+            "temperature must be 0 (greedy) or more; got {temperature}.", temperature=repr(t)
+        )
     return t
 
 

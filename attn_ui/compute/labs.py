@@ -17,6 +17,7 @@ from attn_core.labs import cost, scaling, similarity
 from attn_core.labs.cross import cross_attention
 from attn_core.pretrained import bert_layer
 from attn_core.text import embed
+from attn_lessons import i18n
 from attn_lessons.i18n import N_, _
 from attn_ui.compute.model import Shown, minilm, minilm_run
 
@@ -64,7 +65,9 @@ def cross_run(sentence: str, memory: str, weights: str, d_model: int, d_k: int, 
     try:
         tokens_k, y = embed(memory, d_model)
     except AttentionInputError as exc:
-        raise AttentionInputError(_("Second sentence: {error}").format(error=exc)) from exc
+        raise AttentionInputError(
+            _("Second sentence: {error}").format(error=i18n.words_of(exc))
+        ) from exc
     if weights == "similarity":
         w_q = w_k = w_v = np.eye(d_model)  # q = x, k = v = memory: plain dot products
     else:

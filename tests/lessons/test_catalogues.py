@@ -41,6 +41,8 @@ def extracted(tmp_path_factory) -> set:
             "N_",
             "-k",
             "_said:3",
+            "-k",
+            "said",
             "-o",
             str(out),
             ".",
@@ -156,3 +158,21 @@ def test_a_likely_mistake_is_explained_in_the_language_with_the_sheets_values(ru
             assert shown != m.detail, (lang, m.key)
             for value in m.fills.values():
                 assert value in shown, (lang, m.key, value)
+
+
+def test_an_error_from_the_core_or_the_class_store_reads_in_the_language():
+    """The core's and the store's errors keep their English message; a page in Spanish or
+    Chinese shows the translation, filled with the error's own values."""
+    from attn_class.store import read_code, read_nickname
+    from attn_core.text import embed
+
+    for make in (lambda: embed("   ", 8), lambda: read_nickname(""), lambda: read_code("K7")):
+        with pytest.raises(ValueError) as info:
+            make()
+        exc = info.value
+        assert i18n.words_of(exc) == str(exc)
+        for lang in OTHER:
+            with i18n.using(lang):
+                shown = i18n.words_of(exc)
+            assert shown != str(exc), (lang, str(exc))
+            assert all(value in shown for value in exc.fills.values()), (lang, shown)
