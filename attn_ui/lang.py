@@ -32,10 +32,31 @@ def _from_page() -> str:
 i18n.set_resolver(_from_page)
 
 
+# A page whose language changed within a session (the menu's choice) is loaded afresh: its
+# widgets' states hold the labels of the language before (Streamlit keeps a choice by its
+# label), which the new language's options do not have. The new session starts from the
+# address, which holds the learner's settings and the new language.
+_RELOAD_JS = """
+export default function ({ data }) {
+  const url = new URL(window.location.href);
+  url.searchParams.set("lang", data.lang);
+  window.location.replace(url.toString());
+}
+"""
+_reload = st.components.v2.component("attention_lab_reload", js=_RELOAD_JS)
+SEEN = "attn_lang_seen"  # session key: the language of the session's last run
+
+
 def start() -> str:
-    """Fix this run's language (see the module's words). Returns it."""
+    """Fix this run's language (see the module's words). Returns it. A session whose
+    language just changed reloads the page in the new one, and this run stops."""
     lang = _from_page()
     i18n._chosen.set(lang)
+    before = st.session_state.get(SEEN)
+    st.session_state[SEEN] = lang
+    if before is not None and before != lang:
+        _reload(data={"lang": lang}, key="attn_lang_reload")
+        st.stop()
     return lang
 
 
