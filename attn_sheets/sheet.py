@@ -251,9 +251,15 @@ def rules(ex: Exercise) -> list[str]:
 
 # The settings' words, as `describe` prints them (marked here: they are values in code).
 _SETTING_WORDS = (
-    N_("easy"), N_("medium"), N_("hard"),
-    N_("plain"), N_("causal"), N_("two heads"), N_("tiles"), N_("backward"),
-)  # fmt: skip
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("plain"),
+    N_("causal"),
+    N_("two heads"),
+    N_("tiles"),
+    N_("backward"),
+)
 
 
 def describe(ex: Exercise) -> str:

@@ -144,8 +144,10 @@ def tour(browser, app_url):
         finally:
             ctx.close()
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
-    report = {f"{lang} {w} {p or 'home'}": {k: v for k, v in s.items() if k != "text"}
-              for (lang, w, p), s in out.items()}  # fmt: skip
+    report = {
+        f"{lang} {w} {p or 'home'}": {k: v for k, v in s.items() if k != "text"}
+        for (lang, w, p), s in out.items()
+    }
     (LOGS / "languages.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return out
 
@@ -203,8 +205,11 @@ def test_no_english_sentence_is_left(tour, lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_axe_finds_no_serious_or_critical_violation(tour, lang, width):
-    bad = {p or "home": s["violations"] for (la, w, p), s in tour.items()
-           if la == lang and w == width and s["violations"]}  # fmt: skip
+    bad = {
+        p or "home": s["violations"]
+        for (la, w, p), s in tour.items()
+        if la == lang and w == width and s["violations"]
+    }
     assert bad == {}
 
 

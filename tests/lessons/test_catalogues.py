@@ -102,8 +102,15 @@ def test_language_tags():
 
 def _own_nodes(fn):
     """The nodes of a function's own scope (not of functions or comprehensions inside it)."""
-    scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
-              ast.DictComp, ast.GeneratorExp)  # fmt: skip
+    scoped = (
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.Lambda,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    )
     todo = list(ast.iter_child_nodes(fn))
     while todo:
         node = todo.pop()

@@ -132,8 +132,16 @@ def run(at: AppTest) -> None:
 
 
 WORDS = (
-    "markdown", "caption", "title", "header", "subheader", "text", "info", "success", "exception",
-)  # fmt: skip
+    "markdown",
+    "caption",
+    "title",
+    "header",
+    "subheader",
+    "text",
+    "info",
+    "success",
+    "exception",
+)
 LABELLED = (
     "button",
     "checkbox",
