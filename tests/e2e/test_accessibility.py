@@ -7,25 +7,27 @@ page lists the steps in lesson order on a phone."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
 from attn_ui.registry import PAGES, in_group
 from attn_ui.settings import LessonSettings
 from tests.support.browser import (
+    FIGURE,
     FIRST_VISITS,
     ROOT,
+    SEEN,
+    axe_findings,
     names_its_address,
     open_page,
     url_path,
+    wait_figure_shown,
     wait_heatmap,
     wait_plots_drawn,
 )
@@ -37,7 +39,6 @@ WIDTHS = (1400, 390)
 PATHS = ["", *(url_path(p.path) for p in PAGES)]  # the home page, then every registered page
 # pages with no live figure (the class's forms and tables): not waited for, not measured
 FORMS = {url_path(p.path) for p in PAGES if not p.figure}
-BAD = ("serious", "critical")
 # every rule; only the violations come back with their elements (the passes' lists of
 # elements were three quarters of each run's time: 1.8 s against 0.5 s on /Softmax)
 AXE_OPTIONS = {"resultTypes": ["violations"]}
@@ -49,12 +50,6 @@ LOGS = ROOT / "artifacts" / "logs"
 # The anatomy's goals: the first figure's top within one 1400 x 900 screen, and within 1.25
 # screens of a 390 x 844 phone (the top does not depend on the window's height).
 FIRST_SCREEN = {1400: 900, 390: 1.25 * 844}
-# A live figure: a heatmap or chart canvas, or a grid of numbers (the by-hand pages' givens);
-# one the learner can see (not inside a closed expander).
-FIGURE = ".cg-root canvas, [data-testid=stDataFrame], [data-testid=stTable]"
-SEEN = """e => e.getBoundingClientRect().height > 20 && e.checkVisibility()
-    && !e.closest('details:not([open])')"""
-SHOWN = f"s => [...document.querySelectorAll(s)].some({SEEN})"
 # The first shown figure's top, in the page's coordinates (Streamlit scrolls its main block).
 FIRST_TOP = f"""s => {{
     const main = document.querySelector('[data-testid=stMain]');
@@ -132,17 +127,9 @@ def _narrow(pg, width: int) -> None:
 
 def _survey_page(pg, axe, figure: bool = True) -> dict:
     """What the survey records of the page as it is now (see `survey`)."""
-    # components draw late; a page with none shows as None below
-    with contextlib.suppress(PlaywrightTimeout):
-        if figure:
-            pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)
-    found = axe.run(pg, options=AXE_OPTIONS).response["violations"]
-    bad = [
-        f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
-        f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
-        for v in found
-        if v["impact"] in BAD or v["id"] in ALSO
-    ]
+    if figure:  # a page with none shows as None below
+        wait_figure_shown(pg)
+    bad = axe_findings(pg, axe, AXE_OPTIONS, also=ALSO)
     top = pg.evaluate(FIRST_TOP, FIGURE)
     return {"violations": bad, "firstFigureTop": top, **pg.evaluate(DRAWN)}
 

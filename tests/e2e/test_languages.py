@@ -11,21 +11,26 @@ at both widths."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from babel.messages.pofile import read_po
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attn_lessons import i18n
 from attn_lessons.text import ROOT as LESSONS_ROOT
 from attn_lessons.text import lesson
 from attn_ui.compute import explorer
 from attn_ui.registry import PAGES
-from tests.support.browser import ROOT, url_path, wait_idle, wait_plots_drawn
+from tests.support.browser import (
+    ROOT,
+    axe_findings,
+    url_path,
+    wait_figure_shown,
+    wait_idle,
+    wait_plots_drawn,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
@@ -34,13 +39,9 @@ WIDTHS = (1400, 390)
 PATHS = ["", *(url_path(p.path) for p in PAGES)]
 FORMS = {url_path(p.path) for p in PAGES if not p.figure}
 FIRST_RUN = 240_000  # Generate writes its default text on a first visit
-BAD = ("serious", "critical")
 # every rule but colour contrast (see above); only violations come back with their elements
 AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"color-contrast": {"enabled": False}}}
 LOGS = ROOT / "artifacts" / "logs"
-FIGURE = ".cg-root canvas, [data-testid=stDataFrame], [data-testid=stTable]"
-SHOWN = """s => [...document.querySelectorAll(s)].some(e => e.getBoundingClientRect().height > 20
-    && e.checkVisibility() && !e.closest('details:not([open])'))"""
 # What the page shows a reader: its text, the labels a screen reader reads, and how it fits.
 READ = """() => ({
     lang: document.documentElement.lang,
@@ -169,17 +170,9 @@ def _follow_link(pg, path: str, lang: str) -> None:
 
 
 def _read(pg, axe, figure: bool) -> dict:
-    with contextlib.suppress(PlaywrightTimeout):
-        if figure:
-            pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)
-    found = axe.run(pg, options=AXE_OPTIONS).response["violations"]
-    bad = [
-        f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
-        f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
-        for v in found
-        if v["impact"] in BAD
-    ]
-    return {"violations": bad, **pg.evaluate(READ)}
+    if figure:
+        wait_figure_shown(pg)
+    return {"violations": axe_findings(pg, axe, AXE_OPTIONS), **pg.evaluate(READ)}
 
 
 @pytest.mark.parametrize("lang", LANGS)

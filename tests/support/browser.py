@@ -4,12 +4,14 @@ at."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -118,6 +120,32 @@ def press_slider(pg: Page, name: str, key: str, times: int = 1) -> None:
 
 # (server URL, page URL path) -> the page title its first visit in this process showed
 FIRST_VISITS: dict[tuple[str, str], str] = {}
+
+# A live figure: a heatmap or chart canvas, or a grid of numbers (the by-hand pages' givens);
+# one the learner can see (not inside a closed expander).
+FIGURE = ".cg-root canvas, [data-testid=stDataFrame], [data-testid=stTable]"
+SEEN = """e => e.getBoundingClientRect().height > 20 && e.checkVisibility()
+    && !e.closest('details:not([open])')"""
+SHOWN = f"s => [...document.querySelectorAll(s)].some({SEEN})"
+SERIOUS = ("serious", "critical")  # axe-core's impacts no page may have
+
+
+def wait_figure_shown(pg: Page) -> None:
+    """Wait (30 s at most, then go on) until a live figure shows: components draw late."""
+    with contextlib.suppress(PlaywrightTimeout):
+        pg.wait_for_function(SHOWN, arg=FIGURE, timeout=30_000)
+
+
+def axe_findings(pg: Page, axe, options: dict, also: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (and those of the
+    rules in `also`), one line each: the rule, its impact, how many elements, the first."""
+    found = axe.run(pg, options=options).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}) on {len(v['nodes'])} element(s), first "
+        f"{v['nodes'][0]['target']}: {v['nodes'][0]['failureSummary']}"
+        for v in found
+        if v["impact"] in SERIOUS or v["id"] in also
+    ]
 
 
 def open_page(pg: Page, base: str, path: str = "", timeout_ms: int = 30_000) -> None:
