@@ -54,7 +54,6 @@ def navigation(current: str = "The steps") -> None:
     A step page whose check the learner has answered right starts with "✓" (a screen reader
     says "check mark": a sign, not a colour); the marks live in the browser
     (`attn_ui.path.progress`), and a button under the steps clears them."""
-    lang.start()  # the home page's first call; a no-op's cost on the others
     done = progress.done()
     with st.sidebar:
         links = lang.link_params()
