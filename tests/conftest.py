@@ -19,12 +19,23 @@ import tempfile  # noqa: E402
 os.environ.setdefault("ATTN_DATA_DIR", tempfile.mkdtemp(prefix="attn-data-"))
 os.chmod(os.environ["ATTN_DATA_DIR"], 0o755)  # `make class`'s PostgreSQL (user postgres) in it
 
+import functools  # noqa: E402
+
 import pytest  # noqa: E402
+from streamlit.components.v2 import manifest_scanner  # noqa: E402
 
 from tests.support.browser import ROOT  # noqa: E402
 from tests.support.server import serving  # noqa: E402
 
 LOGS = ROOT / "artifacts" / "logs"
+
+# --- AppTest's own cost (docs/architecture.md "Where the time goes") ---------------------
+# Every new AppTest scans the metadata of every installed package for Streamlit components
+# (a server does it once, at its start): about 25 ms a test. The installed packages do not
+# change during a run, so the tests' process scans once.
+manifest_scanner.scan_component_manifests = functools.cache(
+    manifest_scanner.scan_component_manifests
+)
 
 
 @pytest.fixture(scope="session")
