@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
+from tests.support.browser import CHROMIUM, ROOT, TEST_ARGS
 
 FAILURES = ROOT / "artifacts" / "failures"
 BROWSERS = []  # the session's browser, for the failure report
@@ -50,7 +50,7 @@ def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: run `apt-get install -y chromium`.")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=TEST_ARGS)
         BROWSERS.append(b)
         yield b
         BROWSERS.remove(b)

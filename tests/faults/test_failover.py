@@ -23,7 +23,7 @@ from attn_class import open_store
 from attn_lessons import inventory
 from attn_ui.settings import DEFAULT_NEW_TOKENS
 from deploy.class_run import COOKIE, Classroom
-from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE, wait_idle
+from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS, wait_idle
 from tests.support.postgres import postgres
 from tests.support.server import ROOT, free_port
 
@@ -60,7 +60,7 @@ def _browse(fn, *args):
 
     def run():
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=TEST_ARGS)
             try:
                 return fn(browser, *args)
             finally:

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import AFTER, CHROMIUM, CHROMIUM_ARGS, SHOWS, STATE
+from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS
 from tests.support.server import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
@@ -34,7 +34,7 @@ def server():
 def _type_restart_and_carry_on(base: str, restart) -> dict:
     """In a browser: type a sentence, restart the server, move a slider; what then shows."""
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=TEST_ARGS)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
         pg.goto(f"{base}/Overview?weights=random")  # the heads slider: random weights
         pg.wait_for_selector("input[aria-label='Your sentence']", timeout=120_000)

@@ -26,6 +26,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# The tests' browsers also run JavaScript without V8's optimising compilers (Maglev and
+# TurboFan; Sparkplug stays): the suite's pages are each drawn once or twice, so compiling
+# for speed cost more CPU than it saved. A page's open, axe-core at two widths: 14% less of
+# Chromium's CPU over 5 paired rounds of 10 pages (docs/architecture.md). The benchmarks keep
+# CHROMIUM_ARGS: a learner's browser.
+TEST_ARGS = [*CHROMIUM_ARGS, "--js-flags=--max-opt=1"]
 
 
 # --- a learner's page across a server restart or a replica's loss (tests/faults) ----------
