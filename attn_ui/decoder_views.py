@@ -49,7 +49,9 @@ LANGUAGE_NOTES = {
         "SmolLM2 was trained mostly on English: its Chinese is weak, and it often switches "
         "to English or writes characters that make no sense. Every number here is still the "
         "real model's, on your words; the starting prompt was chosen so that the model still "
-        "does what the page shows."
+        "does what the page shows. SmolLM2 reads text as bytes, so a Chinese character is "
+        "often two or three tokens: each piece shows its character, with “…” on the side "
+        "where its other pieces are (爱…, …爱…, …爱)."
     ),
 }
 

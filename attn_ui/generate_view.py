@@ -205,7 +205,7 @@ def triangle_figure(m: np.ndarray, first: int, tokens, layer: int, head: int, ti
 
 
 def live(
-    places, text: str, prompt_tokens, steps, layer: int, head: int, before, figure: bool = True
+    places, text: str, prompt_ids, steps, layer: int, head: int, before, figure: bool = True
 ) -> None:
     """What the page shows while the model writes: the text so far in `places[0]` (right under
     the form: on the first screen), the growing triangle in `places[1]` (redrawn every
@@ -213,17 +213,17 @@ def live(
     False) and its numbers in `places[2]`."""
     model = smollm()
     new = [s.id for s in steps]
-    tokens = [*prompt_tokens, *(s.token for s in steps)]
     said, place, numbers = places
     with said.container():
         st.code(text + model.decode(new), language=None, wrap_lines=True)
         st.caption(_("Writing: {n} token(s) so far.").format(n=len(steps)))
     k = len(steps)
-    if not figure or (len(tokens) ** 2 > gen.LIVE_CELLS and k % 8 != 1):
+    if not figure or ((len(prompt_ids) + k) ** 2 > gen.LIVE_CELLS and k % 8 != 1):
         return  # the last triangle drawn stays
+    tokens = model.token_labels([*prompt_ids, *new])
     rows = [s.attention[layer, head] for s in steps]
     b = None if before is None else before[layer, head]
-    m, first = gen.stack_rows(b, rows, len(prompt_tokens))
+    m, first = gen.stack_rows(b, rows, len(prompt_ids))
     title = _("Causal attention, layer {layer}, head {head} (writing)").format(
         layer=layer, head=head
     )
@@ -334,7 +334,7 @@ def looked(w: gen.Written, model, k: int, layer: int, head: int) -> None:
     probability = _("probability")
     top = pd.DataFrame(
         {
-            _("token"): [formats.token(model.token_text(i)) for i in w.top_ids[k]],
+            _("token"): labels(model.next_labels(w.ids[:position], w.top_ids[k])),
             probability: w.top_probs[k],
             _("chosen"): ["✓" if i == w.ids[position] else "" for i in w.top_ids[k]],
         }
@@ -348,12 +348,12 @@ def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen
     its numbers') as each token comes; the learner's place in line shows in `queue_place`
     meanwhile. Raises the core's PromptError."""
     model = smollm()
-    steps, before, prompt_tokens = [], None, []
+    steps, before, prompt_ids = [], None, []
     prompt_text, n_prompt, drawn = "", 0, 0.0  # the loop's last text and count: collected
     for prompt_text, n_prompt, step in gen.stream(s, waiting(queue_place)):  # noqa: B007
         if not steps:  # our turn came: the line's message goes, the prompt's rows come
             queue_place.empty()
-            prompt_tokens = [model.token_text(i) for i in model.encode(prompt_text, limit=None)]
+            prompt_ids = model.encode(prompt_text, limit=None)
             before = step.prompt_rows  # the prompt's rows came with its first token
         steps.append(step)
         # the text every token; the triangle at most every LIVE_FIGURE_S: with several
@@ -362,5 +362,5 @@ def write(s: GenerationSettings, queue_place, out, layer: int, head: int) -> gen
         now = time.monotonic()
         figure = len(steps) == 1 or now - drawn >= LIVE_FIGURE_S
         drawn = now if figure else drawn
-        live(out, prompt_text, prompt_tokens, steps, layer, head, before, figure)
+        live(out, prompt_text, prompt_ids, steps, layer, head, before, figure)
     return gen.collect(s, prompt_text, n_prompt, steps)

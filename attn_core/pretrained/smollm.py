@@ -44,6 +44,7 @@ from attn_core.errors import AttentionInputError, whole_number
 from attn_core.masks import causal_mask
 from attn_core.multihead import merge_heads, split_heads
 from attn_core.pretrained import smollm_files
+from attn_core.pretrained.byte_tokens import piece_labels, vocab_bytes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -170,8 +171,8 @@ class DecoderTrace:
     ----------
     text : str                  the prompt as given
     ids : (T,) int              token ids (no BOS: the file says add_bos = false)
-    tokens : tuple of T str     each token's own text (" cat", "\\n"; a piece of a UTF-8
-                                character shows as "\\ufffd")
+    tokens : tuple of T str     each token's label (" cat", "\\n"; a piece of a character
+                                shows the whole character: "爱…", "…爱", see ``token_labels``)
     logits : (T, vocab)         row t scores the token after token t
     attentions : (n_layers, n_heads, T, T)   the 9 query heads' weights; rows sum to 1 over
                                 keys 0..t, and are 0 right of the diagonal (the causal mask)
@@ -351,6 +352,27 @@ class SmolLM:
         """One token's own text (" cat"; a special token as itself)."""
         return self.tokenizer.decode([int(i)], skip_special_tokens=False)
 
+    def token_bytes(self, i: int) -> bytes:
+        """The UTF-8 bytes token `i` adds to the text: b" cat", or a piece of a character
+        (b"\\xe7" of "爱"); a special token's own text."""
+        if int(i) not in self.special_ids:
+            piece = vocab_bytes(self.tokenizer.id_to_token(int(i)))
+            if piece is not None:
+                return piece
+        return self.token_text(i).encode("utf-8")
+
+    def token_labels(self, ids) -> tuple[str, ...]:
+        """A label per token of `ids`, read in order: its text (" cat"), or for a piece of a
+        character that character with "…" where its other pieces lie ("爱…", "…爱…", "…爱"),
+        where `token_text` would show "\\ufffd" (``byte_tokens``)."""
+        return tuple(piece_labels([self.token_bytes(i) for i in ids]))
+
+    def next_labels(self, ids, candidates) -> tuple[str, ...]:
+        """The label of each candidate token as read right after `ids` (its last three tokens
+        suffice: a character is at most four bytes)."""
+        tail = [self.token_bytes(i) for i in list(ids)[-3:]]
+        return tuple(piece_labels([*tail, self.token_bytes(c)])[-1] for c in candidates)
+
     def decode(self, ids) -> str:
         return self.tokenizer.decode([int(i) for i in ids], skip_special_tokens=False)
 
@@ -447,7 +469,7 @@ class SmolLM:
         return DecoderTrace(
             text=text,
             ids=ids,
-            tokens=tuple(self.token_text(i) for i in ids),
+            tokens=self.token_labels(ids),
             logits=logits,
             attentions=np.stack(kept["att"]),
             queries=np.stack(kept["q"]),
@@ -538,7 +560,7 @@ class SmolLM:
         return Generation(
             prompt=text,
             ids=ids,
-            tokens=tuple(self.token_text(i) for i in ids),
+            tokens=self.token_labels(ids),
             prompt_ids=prompt,
             new_ids=new,
             text=self.tokenizer.decode([int(i) for i in written], skip_special_tokens=False),

@@ -123,7 +123,7 @@ def collect(s: GenerationSettings, text: str, n_prompt: int, steps: list[Step]) 
         settings=s,
         text=text,
         ids=ids,
-        tokens=tuple(model.token_text(i) for i in ids),
+        tokens=model.token_labels(ids),
         n_prompt=n_prompt,
         prompt_rows=steps[0].prompt_rows,
         rows=rows,
