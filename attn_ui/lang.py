@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attn_lessons import i18n
+from attn_ui import settings
 
 PARAM = "lang"
 
@@ -36,10 +37,13 @@ i18n.set_resolver(_from_page)
 # widgets' states hold the labels of the language before (Streamlit keeps a choice by its
 # label), which the new language's options do not have. The new session starts from the
 # address, which holds the learner's settings and the new language.
+# The settings that only held the language before's own starting values (its sentence, its
+# head, its prompt) are dropped, so that the page opens on the new language's.
 _RELOAD_JS = """
 export default function ({ data }) {
   const url = new URL(window.location.href);
   url.searchParams.set("lang", data.lang);
+  for (const name of data.drop) url.searchParams.delete(name);
   window.location.replace(url.toString());
 }
 """
@@ -55,9 +59,26 @@ def start() -> str:
     before = st.session_state.get(SEEN)
     st.session_state[SEEN] = lang
     if before is not None and before != lang:
-        _reload(data={"lang": lang}, key="attn_lang_reload")
+        _reload(data={"lang": lang, "drop": own_defaults(before)}, key="attn_lang_reload")
         st.stop()
     return lang
+
+
+# Settings that go together: a head is its layer and its number.
+_TOGETHER = (("sentence",), ("layer", "head"), ("prompt",))
+
+
+def own_defaults(before: str) -> list[str]:
+    """The address's settings that hold only language `before`'s own starting values (its
+    sentence, its head, its prompt: ``settings.lesson_defaults``), not the learner's choice:
+    a change of language drops them, as if the learner had never touched them. A sentence
+    the learner typed stays, and so does a head of which they changed the layer or number."""
+    own = {**settings.lesson_defaults(before), **settings.generation_defaults(before)}
+    drop = []
+    for names in _TOGETHER:
+        if all(n in own and st.query_params.get(n) == str(own[n]) for n in names):
+            drop += names
+    return sorted(drop)
 
 
 def link_params() -> dict[str, str]:

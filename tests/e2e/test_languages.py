@@ -17,12 +17,14 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from babel.messages.pofile import read_po
+from playwright.sync_api import expect
 
 from attn_lessons import i18n
 from attn_lessons.text import ROOT as LESSONS_ROOT
 from attn_lessons.text import lesson
 from attn_ui.compute import explorer
 from attn_ui.registry import PAGES
+from attn_ui.settings import lesson_defaults
 from tests.support.browser import (
     ROOT,
     axe_findings,
@@ -235,7 +237,7 @@ def test_a_browser_in_spanish_gets_spanish_and_the_menu_changes_it(browser, app_
     """No ?lang=: the browser's language decides (navigator.language, es-MX here). Choosing
     中文 in the menu, then Español again, shows the page in each, with no error: the page is
     loaded afresh in the new language (a choice widget keeps its state by its label, which
-    the other language's options do not have)."""
+    the other language's options do not have), on that language's own sentence."""
     spanish = browser.new_context(locale="es-MX", viewport={"width": 1400, "height": 1000})
     try:
         pg = spanish.new_page()
@@ -253,6 +255,9 @@ def test_a_browser_in_spanish_gets_spanish_and_the_menu_changes_it(browser, app_
                 "t => document.querySelector('h1')?.innerText === t", arg=_title("Softmax", lang)
             )
             wait_idle(pg)  # and no exception on the page
+            with i18n.using(lang):
+                box = pg.get_by_role("textbox", name=i18n._("Your sentence"))
+            expect(box).to_have_value(lesson_defaults(lang)["sentence"])  # not the last one's
     finally:
         spanish.close()
 
