@@ -70,7 +70,7 @@ def test_png_downloads(page, app_url):
     scores = page.locator(".cg-figure").filter(has=page.locator("canvas[aria-label^='S = Q']"))
     with page.expect_download() as dl:
         scores.get_by_text("PNG").click()
-    assert dl.value.suggested_filename == "S_Q_K_.png"
+    assert dl.value.suggested_filename == "S_Q_Kᵀ.png"  # ᵀ is a letter: kept
     with open(dl.value.path(), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     open_page(page, app_url, "Model_explorer")

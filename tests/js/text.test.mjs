@@ -25,4 +25,7 @@ test("fileName drops the shape and keeps only characters a file system takes", (
   assert.equal(fileName("A = softmax by row   (5 × 5)"), "A_softmax_by_row.png");
   assert.equal(fileName("Q/K: <b>x</b>"), "Q_K_b_x_b_.png");
   assert.equal(fileName("   (2 × 2)"), "matrix.png");
+  assert.equal(fileName("因果注意力，第 26 层，头 6   (38 × 38)"), "因果注意力_第_26_层_头_6.png");
+  assert.equal(fileName("Atención: capa 1, cabeza 8"), "Atención_capa_1_cabeza_8.png");
+  assert.equal(fileName("x/../../etc: a\\b"), "x_.._.._etc_a_b.png");
 });

@@ -25,6 +25,7 @@ export function wrap(textWidth, text, px) {
 }
 
 export function fileName(title) {
-  // the PNG's name: the title without its shape, in characters any file system takes
-  return `${(title.split("   (")[0].trim() || "matrix").replace(/[^\w.-]+/g, "_")}.png`;
+  // the PNG's name: the title without its shape, in letters and digits of any language
+  // (every file system takes them: a Chinese title keeps its characters), "_" for the rest
+  return `${(title.split("   (")[0].trim() || "matrix").replace(/[^\p{L}\p{N}_.-]+/gu, "_")}.png`;
 }
