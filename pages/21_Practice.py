@@ -19,13 +19,14 @@ with frame.beside(text):
     st.subheader(_("The givens"))
     if ex.n_heads > 1 and ex.causal:
         about = _(
-            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads "
-            "(head h uses rows h d1.. of each W); causal: query j sees keys 1..j only"
+            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads (head "
+            "1 uses rows 1 to {d_k} of each W, head 2 the next {d_k}); causal: query j sees "
+            "keys 1..j only"
         )
     elif ex.n_heads > 1:
         about = _(
-            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads "
-            "(head h uses rows h d1.. of each W)"
+            "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads (head "
+            "1 uses rows 1 to {d_k} of each W, head 2 the next {d_k})"
         )
     elif ex.causal:
         about = _(
