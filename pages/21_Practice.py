@@ -20,13 +20,13 @@ with frame.beside(text):
     if ex.n_heads > 1 and ex.causal:
         about = _(
             "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads (head "
-            "1 uses rows 1 to {d_k} of each W, head 2 the next {d_k}); causal: query j sees "
-            "keys 1..j only"
+            "1 uses the rows h1 d1 to h1 d{d_k} of each W, head 2 the rows h2 d1 to h2 "
+            "d{d_k}); causal: query j sees keys 1..j only"
         )
     elif ex.n_heads > 1:
         about = _(
             "Seed {seed}: {tokens} tokens, {features} features, d_k = {d_k}, two heads (head "
-            "1 uses rows 1 to {d_k} of each W, head 2 the next {d_k})"
+            "1 uses the rows h1 d1 to h1 d{d_k} of each W, head 2 the rows h2 d1 to h2 d{d_k})"
         )
     elif ex.causal:
         about = _(
