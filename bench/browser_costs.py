@@ -7,9 +7,10 @@ wait for every figure to redraw (`narrow`), axe again (`axe 390`), and colour co
 (`contrast`). The app's server is measured apart (`server`: its CPU for the page's runs).
 
 Run: `.venv/bin/python bench/browser_costs.py` (every page in Spanish; `--lang zh`,
-`--pages Softmax Overview`, `--plain` for the benchmarks' Chromium flags instead of the
-tests' `TEST_ARGS`). The suite is CPU-bound on two cores: a page's seconds here, summed over
-the suite's page visits, are about twice what they add to its wall time.
+`--pages Softmax Overview`; `--plain` for the benchmarks' Chromium flags instead of the
+tests' `TEST_ARGS`; `--flags='--js-flags=--max-opt=0'` for more). The suite is CPU-bound on
+two cores: a page's seconds here, summed over the suite's page visits, are about twice what
+they add to its wall time.
 """
 
 from __future__ import annotations
@@ -100,10 +101,13 @@ def main() -> None:
         "--pages", nargs="*", help="URL paths (default: every page with a figure, and home)"
     )
     ap.add_argument("--plain", action="store_true", help="the benchmarks' Chromium flags")
+    ap.add_argument(
+        "--flags", default="", help="more Chromium flags, space-separated: --flags='--js-flags=...'"
+    )
     args = ap.parse_args()
     paths = args.pages or ["", *(url_path(p.path) for p in PAGES if p.figure)]
     with serving() as (url, proc), sync_playwright() as p:
-        flags = CHROMIUM_ARGS if args.plain else TEST_ARGS
+        flags = [*(CHROMIUM_ARGS if args.plain else TEST_ARGS), *args.flags.split()]
         browser = p.chromium.launch(executable_path=CHROMIUM, args=flags)
         pg, axe = browser.new_page(viewport={"width": 1400, "height": 1000}), Axe()
         pg.goto(f"{url}/Scores?lang={args.lang}")  # Streamlit's scripts compiled once
@@ -113,8 +117,8 @@ def main() -> None:
         ]
         browser.close()
     names = ["open", "axe", "narrow", "axe 390", "contrast", "server"]
-    flags = "the benchmarks'" if args.plain else "the tests'"
-    print(f"{len(rows)} pages in {args.lang!r}, CPU seconds, {flags} Chromium flags")
+    flags = ("the benchmarks'" if args.plain else "the tests'") + f" Chromium flags {args.flags}"
+    print(f"{len(rows)} pages in {args.lang!r}, CPU seconds, {flags.strip()}")
     print(f"{'page':<20}" + "".join(f"{n:>10}" for n in names))
     total = Counter()
     for path, cost in rows:
