@@ -22,7 +22,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from attn_ui.registry import PAGES  # noqa: E402
@@ -65,7 +64,7 @@ def cpu_of(pids: set[int] | None, word: str) -> float:
     return total
 
 
-def measure(pg, axe, url: str, path: str, lang: str, server_pid: int) -> Counter:
+def measure(pg, url: str, path: str, lang: str, server_pid: int) -> Counter:
     """One page's phases (see the module's words): Chromium's CPU seconds each, and the
     server's for the page's runs."""
     cost, clock = Counter(), [cpu_of(None, "chromium")]
@@ -81,15 +80,15 @@ def measure(pg, axe, url: str, path: str, lang: str, server_pid: int) -> Counter
     wait_figure_shown(pg)
     done("open")
     cost["server"] = cpu_of({server_pid}, "") - server
-    axe_findings(pg, axe, NO_CONTRAST)
+    axe_findings(pg, NO_CONTRAST)
     done("axe")
     pg.set_viewport_size({"width": 390, "height": 1000})
     pg.wait_for_function(REDRAWN)
     wait_plots_drawn(pg)
     done("narrow")
-    axe_findings(pg, axe, NO_CONTRAST)
+    axe_findings(pg, NO_CONTRAST)
     done("axe 390")
-    axe_findings(pg, axe, CONTRAST)
+    axe_findings(pg, CONTRAST)
     done("contrast")
     return cost
 
@@ -109,12 +108,10 @@ def main() -> None:
     with serving() as (url, proc), sync_playwright() as p:
         flags = [*(CHROMIUM_ARGS if args.plain else TEST_ARGS), *args.flags.split()]
         browser = p.chromium.launch(executable_path=CHROMIUM, args=flags)
-        pg, axe = browser.new_page(viewport={"width": 1400, "height": 1000}), Axe()
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
         pg.goto(f"{url}/Scores?lang={args.lang}")  # Streamlit's scripts compiled once
         wait_idle(pg, 120_000)
-        rows = [
-            (path or "home", measure(pg, axe, url, path, args.lang, proc.pid)) for path in paths
-        ]
+        rows = [(path or "home", measure(pg, url, path, args.lang, proc.pid)) for path in paths]
         browser.close()
     names = ["open", "axe", "narrow", "axe 390", "contrast", "server"]
     flags = ("the benchmarks'" if args.plain else "the tests'") + f" Chromium flags {args.flags}"

@@ -12,7 +12,6 @@ import re
 
 import numpy as np
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
@@ -94,18 +93,18 @@ def survey(browser, app_url):
     the first figure's top, every canvas's drawing, the menu folded: compared page by page,
     and kept so by test_a_narrowed_page_reads_as_a_phones_first_visit) at a tenth of the
     time."""
-    axe, out = Axe(), {}
+    out = {}
     ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
     pg = ctx.new_page()
     try:
         for path in PATHS:
             pg.set_viewport_size({"width": WIDTHS[0], "height": 1000})
             open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
-            out[WIDTHS[0], path] = _survey_page(pg, axe, figure=path not in FORMS)
+            out[WIDTHS[0], path] = _survey_page(pg, figure=path not in FORMS)
             if path in WEIGHTS:
                 out[WIDTHS[0], path]["weights"] = wait_heatmap(pg, WEIGHTS[path])["z"]
             _narrow(pg, WIDTHS[1])
-            out[WIDTHS[1], path] = _survey_page(pg, axe, figure=path not in FORMS)
+            out[WIDTHS[1], path] = _survey_page(pg, figure=path not in FORMS)
     finally:
         ctx.close()
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
@@ -125,11 +124,11 @@ def _narrow(pg, width: int) -> None:
     wait_plots_drawn(pg)
 
 
-def _survey_page(pg, axe, figure: bool = True) -> dict:
+def _survey_page(pg, figure: bool = True) -> dict:
     """What the survey records of the page as it is now (see `survey`)."""
     if figure:  # a page with none shows as None below
         wait_figure_shown(pg)
-    bad = axe_findings(pg, axe, AXE_OPTIONS, also=ALSO)
+    bad = axe_findings(pg, AXE_OPTIONS, also=ALSO)
     top = pg.evaluate(FIRST_TOP, FIGURE)
     return {"violations": bad, "firstFigureTop": top, **pg.evaluate(DRAWN)}
 
@@ -167,7 +166,7 @@ def test_a_narrowed_page_reads_as_a_phones_first_visit(survey, tab, app_url, pat
     same (axe's findings, the first figure's top, every canvas's drawing, the menu folded)."""
     pg = tab(WIDTHS[1], 1000)
     open_page(pg, app_url, path)
-    phone = _survey_page(pg, Axe())
+    phone = _survey_page(pg)
     assert phone["menuFolded"] == "true", phone  # a phone opens with the menu folded
     assert phone["canvases"], phone  # figures drawn and compared
     assert phone == survey[WIDTHS[1], path]

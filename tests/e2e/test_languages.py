@@ -15,7 +15,6 @@ import json
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
@@ -118,7 +117,7 @@ def tour(browser, app_url):
     the next page of its group (a link that lost ?lang= is not found, and the walk fails); a
     group's first page is opened by its address. Each page is read at the width the last one
     ended at, then resized to the other: one resize a page."""
-    axe, out = Axe(), {}
+    out = {}
     for lang in LANGS:
         ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
         pg = ctx.new_page()
@@ -135,7 +134,7 @@ def tour(browser, app_url):
                     timeout=60_000,
                 )
                 wait_idle(pg, FIRST_RUN)
-                out[lang, width, path] = _read(pg, axe, figure=path not in FORMS)
+                out[lang, width, path] = _read(pg, figure=path not in FORMS)
                 width = WIDTHS[1] if width == WIDTHS[0] else WIDTHS[0]
                 pg.set_viewport_size({"width": width, "height": 1000})
                 pg.wait_for_function(
@@ -143,7 +142,7 @@ def tour(browser, app_url):
                     ".every(r => r.dataset.width === String(r.clientWidth))"
                 )
                 wait_plots_drawn(pg)
-                out[lang, width, path] = _read(pg, axe, figure=False)
+                out[lang, width, path] = _read(pg, figure=False)
         finally:
             ctx.close()
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
@@ -171,10 +170,10 @@ def _follow_link(pg, path: str, lang: str) -> None:
     pg.wait_for_function(f"() => location.pathname.endsWith('/{path}')")
 
 
-def _read(pg, axe, figure: bool) -> dict:
+def _read(pg, figure: bool) -> dict:
     if figure:
         wait_figure_shown(pg)
-    return {"violations": axe_findings(pg, axe, AXE_OPTIONS), **pg.evaluate(READ)}
+    return {"violations": axe_findings(pg, AXE_OPTIONS), **pg.evaluate(READ)}
 
 
 @pytest.mark.parametrize("lang", LANGS)
