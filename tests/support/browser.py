@@ -223,9 +223,12 @@ def names_its_address(title: str, name: str) -> bool:
 # --- heatmaps (the canvas component) ---------------------------------------------------
 
 # Every heatmap on the page (attn_ui/figures/canvas_grid.js keeps what it drew on each
-# figure's box): title, labels, shape, the matrix (-inf for masked cells), its drawn size, how many
-# distinct colours a sample of its pixels has, and whether it is a small one of a grid.
-HEATMAPS = """() => [...document.querySelectorAll('.cg-figure')].map(box => {
+# figure's box), or those whose title starts with `t`: title, labels, shape, the matrix (-inf
+# for masked cells), its drawn size, how many distinct colours a sample of its pixels has, and
+# whether it is a small one of a grid. Only the titled ones are read: a wait polls this on
+# every frame, and reading every canvas's pixels each time slowed the page it waited on.
+HEATMAPS = """(t) => [...document.querySelectorAll('.cg-figure')]
+    .filter(box => t == null || box.figure.title.startsWith(t)).map(box => {
     const f = box.figure, c = box.querySelector('canvas'), [n, m] = f.shape;
     const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
@@ -237,7 +240,7 @@ HEATMAPS = """() => [...document.querySelectorAll('.cg-figure')].map(box => {
              width: c.clientWidth, height: c.clientHeight, colours: colours.size,
              small: Boolean(f.small) };
 })"""
-FIND_HEATMAP = f"""(t) => ({HEATMAPS})().find(f => f.title.startsWith(t)) || null"""
+FIND_HEATMAP = f"""(t) => ({HEATMAPS})(t)[0] || null"""
 
 
 def heatmaps(pg: Page) -> list[dict]:
