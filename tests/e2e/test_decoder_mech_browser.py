@@ -1,5 +1,6 @@
 """The decoder pages on the mechanisms (causal mask, grouped-query attention, RoPE) in a real
-browser, on a desktop and on a phone: every figure drawn, no exception."""
+browser: every figure drawn with its numbers, no exception; RoPE's slider also on a phone.
+(Every page's figures at 390 px, these among them: tests/e2e/test_accessibility.py.)"""
 
 import pytest
 from playwright.sync_api import expect
@@ -35,9 +36,9 @@ def drawn(pg) -> list[dict]:
     return figs
 
 
-def test_causal_decoder_draws_smollm_triangles_beside_minilm(sized, app_url):
+def test_causal_decoder_draws_smollm_triangles_beside_minilm(page, app_url):
     """SmolLM2's head is 0 above the diagonal as drawn; MiniLM's is not; the gallery's 8 heads."""
-    pg, width = sized
+    pg = page
     open_page(pg, app_url, "Causal_decoder")
     figs = drawn(pg)
     assert sum(f["small"] for f in figs) == 8  # 4 previous-token and 4 first-token heads
@@ -46,12 +47,12 @@ def test_causal_decoder_draws_smollm_triangles_beside_minilm(sized, app_url):
     mini = heatmap(pg, "MiniLM layer")["z"]
     assert any(mini[i][j] > 0 for i in range(len(mini)) for j in range(i + 1, len(mini)))
     expect(pg.get_by_text("0 of its 17,820 weights above the diagonal are not 0")).to_be_visible()
-    shot(pg, f"decoder_causal_{width}")
+    shot(pg, "decoder_causal_1400")
 
 
-def test_grouped_query_draws_one_group_and_the_cache(sized, app_url):
+def test_grouped_query_draws_one_group_and_the_cache(page, app_url):
     """The grouping, the group's three heads and its shared K, and the cache chart's 3 lines."""
-    pg, width = sized
+    pg = page
     open_page(pg, app_url, "Grouped_query")
     titles = [f["title"] for f in drawn(pg)]
     assert sum(t.startswith("L0 query head") for t in titles) == 3
@@ -59,7 +60,7 @@ def test_grouped_query_draws_one_group_and_the_cache(sized, app_url):
     cache = wait_canvas_chart(pg, "KV cache (float32)")
     assert [s["name"] for s in cache["series"]] == ["MHA", "GQA", "MQA"]
     expect(pg.get_by_text("query head 4 reads it")).to_be_visible()
-    shot(pg, f"decoder_gqa_{width}")
+    shot(pg, "decoder_gqa_1400")
 
 
 def test_rope_shift_to_the_end_keeps_smollms_score_not_minilms(sized, app_url):
