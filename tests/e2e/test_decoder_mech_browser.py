@@ -38,29 +38,27 @@ def drawn(pg) -> list[dict]:
 
 def test_causal_decoder_draws_smollm_triangles_beside_minilm(page, app_url):
     """SmolLM2's head is 0 above the diagonal as drawn; MiniLM's is not; the gallery's 8 heads."""
-    pg = page
-    open_page(pg, app_url, "Causal_decoder")
-    figs = drawn(pg)
+    open_page(page, app_url, "Causal_decoder")
+    figs = drawn(page)
     assert sum(f["small"] for f in figs) == 8  # 4 previous-token and 4 first-token heads
-    smol = heatmap(pg, "SmolLM2 layer")["z"]
+    smol = heatmap(page, "SmolLM2 layer")["z"]
     assert all(smol[i][j] == 0 for i in range(len(smol)) for j in range(i + 1, len(smol)))
-    mini = heatmap(pg, "MiniLM layer")["z"]
+    mini = heatmap(page, "MiniLM layer")["z"]
     assert any(mini[i][j] > 0 for i in range(len(mini)) for j in range(i + 1, len(mini)))
-    expect(pg.get_by_text("0 of its 17,820 weights above the diagonal are not 0")).to_be_visible()
-    shot(pg, "decoder_causal_1400")
+    expect(page.get_by_text("0 of its 17,820 weights above the diagonal are not 0")).to_be_visible()
+    shot(page, "decoder_causal_1400")
 
 
 def test_grouped_query_draws_one_group_and_the_cache(page, app_url):
     """The grouping, the group's three heads and its shared K, and the cache chart's 3 lines."""
-    pg = page
-    open_page(pg, app_url, "Grouped_query")
-    titles = [f["title"] for f in drawn(pg)]
+    open_page(page, app_url, "Grouped_query")
+    titles = [f["title"] for f in drawn(page)]
     assert sum(t.startswith("L0 query head") for t in titles) == 3
     assert any(t.startswith("Which K/V head") for t in titles)
-    cache = wait_canvas_chart(pg, "KV cache (float32)")
+    cache = wait_canvas_chart(page, "KV cache (float32)")
     assert [s["name"] for s in cache["series"]] == ["MHA", "GQA", "MQA"]
-    expect(pg.get_by_text("query head 4 reads it")).to_be_visible()
-    shot(pg, "decoder_gqa_1400")
+    expect(page.get_by_text("query head 4 reads it")).to_be_visible()
+    shot(page, "decoder_gqa_1400")
 
 
 def test_rope_shift_to_the_end_keeps_smollms_score_not_minilms(sized, app_url):
