@@ -25,6 +25,7 @@ from tests.support.browser import (
     axe_findings,
     names_its_address,
     open_page,
+    until,
     url_path,
     wait_figure_shown,
     wait_heatmap,
@@ -117,9 +118,10 @@ def _narrow(pg, width: int) -> None:
     """Narrow the window to `width` and wait until every heatmap has redrawn for its new width
     (attn_ui/figures/canvas_grid.js writes the width it drew for on its root)."""
     pg.set_viewport_size({"width": width, "height": 1000})
-    pg.wait_for_function(
+    until(
+        pg,
         "() => [...document.querySelectorAll('.cg-root')]"
-        ".every(r => r.dataset.width === String(r.clientWidth))"
+        ".every(r => r.dataset.width === String(r.clientWidth))",
     )
     wait_plots_drawn(pg)
 

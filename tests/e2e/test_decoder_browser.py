@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attn_ui.compute import kv_cache
-from tests.support.browser import heatmaps, open_page, shot, wait_canvas_chart, wait_idle
+from tests.support.browser import heatmaps, open_page, shot, until, wait_canvas_chart, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -22,7 +22,7 @@ COUNT = """() => {
 
 def written_so_far(pg: Page, more_than: int) -> int:
     """Wait until the page, still writing, shows more than `more_than` tokens; that count."""
-    pg.wait_for_function(f"() => ({COUNT})() > {more_than}", timeout=120_000)
+    until(pg, f"() => ({COUNT})() > {more_than}", timeout=120_000)
     return pg.evaluate(COUNT)
 
 

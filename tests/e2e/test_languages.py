@@ -27,6 +27,7 @@ from attn_ui.settings import lesson_defaults
 from tests.support.browser import (
     ROOT,
     axe_findings,
+    until,
     url_path,
     wait_figure_shown,
     wait_idle,
@@ -128,7 +129,8 @@ def tour(browser, app_url):
                     _follow_link(pg, path, lang)
                 else:
                     pg.goto(f"{app_url}/{path}?lang={lang}")
-                pg.wait_for_function(  # this page's title, not the last one's
+                until(
+                    pg,  # this page's title, not the last one's
                     "t => document.querySelector('h1')?.innerText === t",
                     arg=_title(path, lang),
                     timeout=60_000,
@@ -137,9 +139,10 @@ def tour(browser, app_url):
                 out[lang, width, path] = _read(pg, figure=path not in FORMS)
                 width = WIDTHS[1] if width == WIDTHS[0] else WIDTHS[0]
                 pg.set_viewport_size({"width": width, "height": 1000})
-                pg.wait_for_function(
+                until(
+                    pg,
                     "() => [...document.querySelectorAll('.cg-root')]"
-                    ".every(r => r.dataset.width === String(r.clientWidth))"
+                    ".every(r => r.dataset.width === String(r.clientWidth))",
                 )
                 wait_plots_drawn(pg)
                 out[lang, width, path] = _read(pg, figure=False)
@@ -167,7 +170,7 @@ def _follow_link(pg, path: str, lang: str) -> None:
     """Click the main column's link to `path` that keeps ?lang=, and wait for the page."""
     link = pg.locator(f'[data-testid=stMain] a[href*="{path}?"][href*="lang={lang}"]').first
     link.click()
-    pg.wait_for_function(f"() => location.pathname.endsWith('/{path}')")
+    until(pg, f"() => location.pathname.endsWith('/{path}')")
 
 
 def _read(pg, figure: bool) -> dict:
@@ -244,14 +247,16 @@ def test_a_browser_in_spanish_gets_spanish_and_the_menu_changes_it(browser, app_
         pg.wait_for_selector("h1")
         wait_idle(pg)
         assert pg.locator("h1").first.inner_text() == _title("Softmax", "es")
-        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        until(pg, "() => document.documentElement.lang === 'es'")
         for lang, name in (("zh", "中文"), ("es", "Español")):
             pg.get_by_label("Language · Idioma · 语言").click()
             pg.get_by_role("option", name=name).click()
             pg.wait_for_url(re.compile(rf"lang={lang}"))
-            pg.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-            pg.wait_for_function(
-                "t => document.querySelector('h1')?.innerText === t", arg=_title("Softmax", lang)
+            until(pg, f"() => document.documentElement.lang === '{lang}'")
+            until(
+                pg,
+                "t => document.querySelector('h1')?.innerText === t",
+                arg=_title("Softmax", lang),
             )
             wait_idle(pg)  # and no exception on the page
             with i18n.using(lang):

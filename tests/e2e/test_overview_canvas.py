@@ -9,6 +9,7 @@ from attn_ui.settings import LessonSettings
 from tests.support.browser import (
     open_page,
     shot,
+    until,
     wait_idle,
 )
 
@@ -36,7 +37,8 @@ def figures(pg: Page) -> list[dict]:
 
 def wait_rows(pg: Page, rows: list[str]) -> None:
     """Until every canvas shows these row labels."""
-    pg.wait_for_function(
+    until(
+        pg,
         f"""(rows) => {CANVASES}.length > 0
             && {CANVASES}.every(c => c.dataset.rows === JSON.stringify(rows))""",
         arg=rows,
@@ -81,7 +83,7 @@ def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
     slider.focus()
     slider.press("ArrowLeft")
     wait_idle(page)
-    page.wait_for_function(f"() => {CANVASES}[1].dataset.shape === '5x2'")
+    until(page, f"() => {CANVASES}[1].dataset.shape === '5x2'")
     shot(page, "overview_repeated_word")
 
 
@@ -115,7 +117,7 @@ def test_hover_names_position_token_and_value(causal):
 
 def test_text_that_looks_like_html_stays_text(page, app_url):
     open_page(page, app_url, "Overview?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E")
-    page.wait_for_function(f"() => {CANVASES}.length > 0")
+    until(page, f"() => {CANVASES}.length > 0")
     assert page.locator(".cg-root b, .cg-root script").count() == 0
     rows = figures(page)[0]["rows"]
     assert "<" in rows and "b" in rows  # WordPiece splits the tags; each piece drawn as text
@@ -139,7 +141,7 @@ def test_phone_width(tab, app_url):
     and a tap on a cell explains it (there is no mouse to hover with)."""
     pg = tab(390, 844, touch=True)
     open_page(pg, app_url, "Overview?weights=random")  # X of 8 features (384 scroll)
-    pg.wait_for_function(f"() => {CANVASES}.length >= 8")
+    until(pg, f"() => {CANVASES}.length >= 8")
     figs = figures(pg)
     assert all(0 < f["width"] <= 390 for f in figs)
     assert pg.locator(".cg-arrow").first.inner_text() == "↓"

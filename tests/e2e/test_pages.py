@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_ui.registry import GROUPS, PAGES
-from tests.support.browser import open_page
+from tests.support.browser import open_page, until, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,9 +27,10 @@ def test_menu_opens_a_group_and_keeps_the_sentence(page, app_url):
     box = page.get_by_role("textbox", name="Your sentence")
     box.fill("the cat saw the dog")
     box.press("Enter")
-    page.wait_for_function(
+    until(
+        page,
         """() => [...document.querySelectorAll('.cg-root canvas')].some(
-            c => c.dataset.rows === JSON.stringify(['the', 'cat', 'saw', 'the', 'dog']))"""
+            c => c.dataset.rows === JSON.stringify(['the', 'cat', 'saw', 'the', 'dog']))""",
     )
     menu = page.locator("[data-testid=stSidebar]")
     expect(menu.get_by_role("link", name="2. Projection: Q, K and V")).to_be_visible()
@@ -37,6 +38,7 @@ def test_menu_opens_a_group_and_keeps_the_sentence(page, app_url):
     expect(local).to_have_count(0)
     menu.get_by_text("Labs", exact=True).click()
     expect(local).to_be_visible()
+    wait_idle(page)  # the link shows before the rerun that drew it ends; a click then was lost
     local.click()
     expect(page.locator("h1").first).to_contain_text("Local attention")
     expect(page.get_by_role("textbox", name="Your sentence")).to_have_value("the cat saw the dog")

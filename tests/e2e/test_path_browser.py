@@ -7,7 +7,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import axe_findings, open_page, shot, wait_idle
+from tests.support.browser import axe_findings, open_page, shot, until, wait_idle
 from tests.support.checks import STEPS, questions, widget_key
 from tests.support.server import serving
 
@@ -142,7 +142,7 @@ def test_progress_survives_a_reload_and_a_new_server(page, app_url):
     expect(menu_link(page, "scores", done=True)).to_be_visible()
     # the menu is drawn before the hidden component has written the cookie: wait for it,
     # as a learner's browser has long done by the time they reload
-    page.wait_for_function("() => /(^|; )attn_progress=[^;]*scores/.test(document.cookie)")
+    until(page, "() => /(^|; )attn_progress=[^;]*scores/.test(document.cookie)")
 
     page.reload()
     wait_idle(page)

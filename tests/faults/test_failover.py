@@ -23,7 +23,7 @@ from attn_class import open_store
 from attn_lessons import inventory
 from attn_ui.settings import DEFAULT_NEW_TOKENS
 from deploy.class_run import COOKIE, Classroom
-from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS, wait_idle
+from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS, until, wait_idle
 from tests.support.postgres import postgres
 from tests.support.server import ROOT, free_port
 
@@ -93,7 +93,7 @@ def _learner(ctx, base: str, sentence: str):
     box.wait_for(timeout=120_000)
     box.fill(sentence)
     box.press("Enter")
-    pg.wait_for_function(SHOWS, arg=[sentence, "CONNECTED"], timeout=120_000)
+    until(pg, SHOWS, arg=[sentence, "CONNECTED"], timeout=120_000)
     _move_heads(pg, 3, sentence)
     return pg
 
@@ -103,7 +103,7 @@ def _move_heads(pg, n: int, sentence: str) -> dict:
     slider = pg.get_by_role("slider", name="heads")
     slider.focus()
     pg.keyboard.press("ArrowRight")
-    return pg.wait_for_function(HAD, arg=[n, sentence], timeout=120_000).json_value()
+    return until(pg, HAD, arg=[n, sentence], timeout=120_000).json_value()
 
 
 def _carry_on(learners: list) -> dict:
@@ -129,7 +129,7 @@ def _restarted(browser, room: Classroom) -> dict:
     pg0 = learners[0][1]
     with pg0.expect_websocket(timeout=120_000):  # the browser reconnects on its own
         room.restart(0)
-    pg0.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+    until(pg0, f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
     return _carry_on(learners)
 
 
@@ -173,15 +173,15 @@ def _class_set(ctx, base: str):
     """A teacher sets a worksheet (seed 12) and a class set of 5, and builds it."""
     pg = ctx.new_page()
     pg.goto(f"{base}/Worksheets")
-    pg.wait_for_function(IDLE, timeout=180_000)
+    until(pg, IDLE, timeout=180_000)
     for name, value in (("Seed", "12"), ("Sheets in the class set", "5")):
         box = pg.get_by_role("spinbutton", name=name)
         box.fill(value)
         box.press("Enter")
-        pg.wait_for_function(f"() => ({BUTTONS})().includes('seeds 12 to')", timeout=60_000)
-    pg.wait_for_function(f"() => ({BUTTONS})().includes('5 sheets')", timeout=60_000)
+        until(pg, f"() => ({BUTTONS})().includes('seeds 12 to')", timeout=60_000)
+    until(pg, f"() => ({BUTTONS})().includes('5 sheets')", timeout=60_000)
     pg.get_by_role("button", name="Build the class set").click()
-    pg.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+    until(pg, f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
     return pg
 
 
@@ -190,13 +190,11 @@ def _writing(ctx, base: str):
     written (the replica is mid-way)."""
     pg = ctx.new_page()
     pg.goto(f"{base}/Generate")  # the default text: written by the warm start
-    pg.wait_for_function(IDLE, timeout=180_000)
+    until(pg, IDLE, timeout=180_000)
     box = pg.get_by_role("textbox", name="Prompt (press Enter to write)")
     box.fill(PROMPT)
     box.press("Enter")
-    pg.wait_for_function(
-        f"() => /Writing: ([3-9]|\\d\\d+) token/.test(({CAPTIONS})())", timeout=120_000
-    )
+    until(pg, f"() => /Writing: ([3-9]|\\d\\d+) token/.test(({CAPTIONS})())", timeout=120_000)
     return pg
 
 
@@ -215,18 +213,17 @@ def _killed(browser, room: Classroom, code: str) -> dict:
         room.kill(room.replica_of(r1))
 
     # the generation: reported cut off on the live replica, not restarted behind its back
-    gen.wait_for_function(
+    until(
+        gen,
         "() => [...document.querySelectorAll('[data-testid=stAlert]')]"
         ".some(a => a.innerText.includes('cut off'))",
         timeout=120_000,
     )
-    gen.wait_for_function(IDLE, timeout=120_000)
+    until(gen, IDLE, timeout=120_000)
     box = gen.get_by_role("textbox", name="Prompt (press Enter to write)")
     generation = {"prompt": box.input_value(), "captions": gen.evaluate(CAPTIONS), "url": gen.url}
     # the worksheets: the page ran again on the live replica, the ZIP (in r1's memory) gone
-    sheets.wait_for_function(
-        f"() => ({IDLE})() && !({BUTTONS})().includes('Class set ZIP')", timeout=120_000
-    )
+    until(sheets, f"() => ({IDLE})() && !({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
     worksheets = {
         "seed": sheets.get_by_role("spinbutton", name="Seed").input_value(),
         "buttons": sheets.evaluate(BUTTONS),
@@ -234,20 +231,21 @@ def _killed(browser, room: Classroom, code: str) -> dict:
         "replica": _replica(teacher),
     }
     # the learners carry on, and Ada's next form is stored for the same learner
-    learners[0][1].wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+    until(learners[0][1], f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
     got = _carry_on(learners)
     _inventory(ada, room.url, "post")
 
     # one click each writes the text and builds the class set again
     gen.get_by_role("button", name="Write it again").click()
     sheets.get_by_role("button", name="Build the class set").click()
-    gen.wait_for_function(
+    until(
+        gen,
         f"() => ({CAPTIONS})().includes('{DEFAULT_NEW_TOKENS} token(s) written')",
         timeout=180_000,
     )
     generation["alerts_after"] = gen.locator("[data-testid=stAlert]").all_inner_texts()
     generation["errors"] = gen.evaluate(ERRORS)
-    sheets.wait_for_function(f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
+    until(sheets, f"() => ({BUTTONS})().includes('Class set ZIP')", timeout=120_000)
     worksheets["errors"] = sheets.evaluate(ERRORS)
     return {**got, "generation": generation, "worksheets": worksheets}
 

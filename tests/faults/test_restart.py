@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS
+from tests.support.browser import AFTER, CHROMIUM, SHOWS, STATE, TEST_ARGS, until
 from tests.support.server import free_port, start_server, stop_server, wait_healthy
 
 SENTENCE = "the dog ran home"
@@ -41,13 +41,14 @@ def _type_restart_and_carry_on(base: str, restart) -> dict:
         box = pg.get_by_role("textbox", name="Your sentence")
         box.fill(SENTENCE)
         box.press("Enter")
-        pg.wait_for_function(SHOWS, arg=[SENTENCE, "CONNECTED"], timeout=120_000)
+        until(pg, SHOWS, arg=[SENTENCE, "CONNECTED"], timeout=120_000)
         restart()
-        pg.wait_for_function(f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
+        until(pg, f"() => ({STATE})() === 'CONNECTED'", timeout=120_000)
         slider = pg.get_by_role("slider", name="heads")
         slider.focus()
         pg.keyboard.press("ArrowRight")  # 2 -> 3 heads: the learner carries on
-        seen = pg.wait_for_function(  # until the slider's rerun has shown something new
+        seen = until(
+            pg,  # until the slider's rerun has shown something new
             f"""() => {{ const s = ({AFTER})();
                 return s && (s.heads.includes('3 heads') || s.sentence !== {SENTENCE!r}
                              || s.alerts.length) ? s : null; }}""",
