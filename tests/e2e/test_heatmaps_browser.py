@@ -1,6 +1,7 @@
 """The step pages' and labs' heatmaps in a real browser (the canvas component that draws every
 heatmap; the overview's own checks are in test_overview_canvas.py): hover on a cell and on a
-masked cell, text that looks like HTML, the local band, PNG downloads, a phone's width."""
+masked cell, text that looks like HTML and a repeated word, the local band and its window,
+PNG downloads, a phone's width."""
 
 import pytest
 from playwright.sync_api import expect
@@ -13,8 +14,10 @@ from tests.support.browser import (
     heatmaps,
     hover_cell,
     open_page,
+    press_slider,
     shot,
     wait_heatmap,
+    wait_idle,
 )
 
 pytestmark = pytest.mark.e2e
@@ -36,17 +39,28 @@ def test_hover_names_the_cell_and_a_masked_cell_says_so(page, app_url):
     expect(hover_cell(page, "S/√d_k + M", 0, 4)).to_contain_text("value: -∞ (masked)")
 
 
-def test_text_that_looks_like_html_stays_text(page, app_url):
+def test_text_that_looks_like_html_stays_text_and_a_repeated_word_gets_its_own_rows(page, app_url):
+    """Tags in the sentence are drawn as text; then a typed sentence with repeated words gives
+    one row of X per token and a repeats table."""
     open_page(page, app_url, "Tokens?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E&weights=random")
     x = wait_heatmap(page, "X ", "f.rows.includes('<')")
     assert page.locator(".cg-root b, .cg-root script").count() == 0
     assert "b" in x["rows"] and "script" in x["rows"]  # WordPiece splits the tags; drawn as text
     expect(hover_cell(page, "X ", 0, 0)).to_contain_text("token 0: <")
+    box = page.get_by_role("textbox", name="Your sentence")
+    box.fill("the cat saw the cat")
+    box.press("Enter")
+    wait_idle(page)
+    x = wait_heatmap(page, "X ", "f.rows.length === 5")
+    assert x["rows"] == ["the", "cat", "saw", "the", "cat"]
+    assert x["z"][1] == x["z"][4] and x["colours"] > 5
+    expect(page.get_by_text("Repeated tokens")).to_be_visible()
 
 
-def test_local_band_is_outlined(page, app_url):
-    """The window's band is drawn in its colour on the local weights, and only there."""
-    open_page(page, app_url, "Local_attention")
+def test_local_band_is_outlined_and_the_window_narrows_it(page, app_url):
+    """The window's band is drawn in its colour on the local weights, and only there; moving
+    the window from 2 to 0 leaves only the diagonal: every other weight is 0."""
+    open_page(page, app_url, "Local_attention?weights=random")
     wait_heatmap(page, "Local, w = 2")
     band = page.evaluate(
         """(hex) => [...document.querySelectorAll('.cg-figure canvas')].map(c => {
@@ -62,6 +76,11 @@ def test_local_band_is_outlined(page, app_url):
     )
     drawn = {title.split(":")[0]: n for title, n in band}
     assert drawn["Local, w = 2"] > 100 and drawn["Global"] == 0
+    press_slider(page, "Window w: neighbours each token sees on each side", "ArrowLeft", 2)
+    z = wait_heatmap(page, "Local, w = 0", "f.z.length === 12")["z"]
+    assert all(z[i][j] == (1 if i == j else 0) for i in range(12) for j in range(12))
+    expect(page.get_by_text("144 scores")).to_be_visible()
+    expect(page.get_by_text("12 scores", exact=True)).to_be_visible()  # T(2*0+1) - 0
 
 
 def test_png_downloads(page, app_url):

@@ -1,18 +1,18 @@
-"""Labs 40-43 in a real browser: one interaction each, waiting on the app's state."""
+"""The why-scale and softmax labs in a real browser: one interaction each, waiting on the app's
+state. The similarity and additive labs' controls are tested below the page
+(tests/app/test_lab_similarity.py, test_lab_additive.py): in a browser they would only repeat
+what these show, a control that redraws its figure in place."""
 
 import re
 
-import numpy as np
 import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import (
     canvas_chart,
-    heatmap,
     open_page,
     shot,
     wait_canvas_chart,
-    wait_heatmap,
     wait_idle,
 )
 
@@ -54,34 +54,3 @@ def test_softmax_lab_typed_scores_redraw_the_bars(page, app_url):
     wait_idle(page)
     bars = wait_canvas_chart(page, "Soft and hard selection", "c.x.labels.length === 3")
     assert bars["x"]["labels"] == ["s0 = 0", "s1 = 5", "s2 = 0"]
-
-
-def test_similarity_d_slider_changes_the_dot_products(page, app_url):
-    """Moving the d slider down re-embeds the sentence: the dot-product heatmap changes."""
-    open_page(page, app_url, "Similarity")
-    before = np.array(heatmap(page, "dot product x_i")["z"])
-    slider = page.get_by_role("slider", name="d: features per token (both parts)")
-    slider.focus()
-    slider.press("ArrowLeft")
-    wait_idle(page)
-    changed = "JSON.stringify(f.z) !== JSON.stringify(arg)"
-    after = np.array(wait_heatmap(page, "dot product x_i", changed, before.tolist())["z"])
-    assert after.shape == before.shape
-    # fewer features (64 -> 32): every vector is shorter, so every |x|² on the diagonal is smaller
-    assert np.all(np.diag(after) < np.diag(before))
-    np.testing.assert_allclose(np.diag(heatmap(page, "cosine x_i")["z"]), 1.0)
-
-
-def test_additive_seed_changes_the_network_not_the_dot_product(page, app_url):
-    """A new seed redraws the additive alignment; the dot-product alignment has no weights."""
-    open_page(page, app_url, "Additive")
-    add, dot = (heatmap(page, t)["z"] for t in ("additive: softmax", "dot product: softmax"))
-    seed = page.get_by_label("seed for W₁, W₂, v_a")
-    seed.fill("5")
-    seed.press("Enter")
-    wait_idle(page)
-    changed = "JSON.stringify(f.z) !== JSON.stringify(arg)"
-    new = wait_heatmap(page, "additive: softmax", changed, add)["z"]
-    assert not np.allclose(new, add)
-    np.testing.assert_array_equal(heatmap(page, "dot product: softmax")["z"], dot)
-    shot(page, "labs_a_additive_seed5")

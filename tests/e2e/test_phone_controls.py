@@ -14,6 +14,7 @@ from tests.support.browser import (
     heatmap,
     open_page,
     shot,
+    wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
@@ -128,13 +129,20 @@ def test_phone_multihead_heads_slider_is_in_the_page(phone, app_url):
 
 
 def test_a_page_key_control_is_one_setting_with_the_sidebar_of_another(page, app_url):
-    """The temperature set above Softmax's figures is the one the sidebar of Scores shows."""
+    """The temperature set above Softmax's figures sharpens the chosen row (its largest weight
+    grows) and is the one the sidebar of Scores shows."""
     open_page(page, app_url, "Softmax")
+    before = wait_canvas_chart(page, "Weights of row 1")["series"][0]["values"]
     slider = page.get_by_role("slider", name="temperature")
     above_the_fold_in_main(page, slider)
     slider.focus()
-    slider.press("ArrowLeft")
+    slider.press("ArrowLeft")  # 1.0 -> 0.9
     wait_idle(page)
+    wait_heatmap(page, "A = softmax by row, τ = 0.9")
+    after = wait_canvas_chart(
+        page, "Weights of row 1", "Math.max(...c.series[0].values) > arg", max(before)
+    )["series"][0]["values"]
+    assert max(after) > max(before) and sum(after) == pytest.approx(1.0)
     page.locator("[data-testid=stSidebar]").get_by_role("link", name="3. Scores").click()
     wait_idle(page)
     side = page.locator("[data-testid=stSidebar]").get_by_role("slider", name="temperature")

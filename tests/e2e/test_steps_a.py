@@ -1,4 +1,5 @@
-"""Step pages 1-4 in a real browser: one interaction each, waiting on the app's state."""
+"""Step pages 2-4 in a real browser: one interaction each, waiting on the app's state (the
+Tokens page's typed sentence: tests/e2e/test_heatmaps_browser.py)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -11,27 +12,12 @@ from tests.support.browser import (
     heatmap,
     hover_cell,
     open_page,
-    shot,
     wait_canvas_chart,
     wait_heatmap,
     wait_idle,
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def test_tokens_repeated_word_gets_its_own_rows(page, app_url):
-    """Typing a sentence with repeated words gives one row of X per token and a repeats table."""
-    open_page(page, app_url, "Tokens?weights=random")  # the seeded random head
-    box = page.get_by_role("textbox", name="Your sentence")
-    box.fill("the cat saw the cat")
-    box.press("Enter")
-    wait_idle(page)
-    x = wait_heatmap(page, "X ", "f.rows.length === 5")
-    assert x["rows"] == ["the", "cat", "saw", "the", "cat"]
-    assert x["z"][1] == x["z"][4] and x["colours"] > 5
-    expect(page.get_by_text("Repeated tokens")).to_be_visible()
-    shot(page, "steps_tokens_repeated")
 
 
 def test_projection_d_v_slider_widens_v(page, app_url):

@@ -1,5 +1,6 @@
-"""Step pages 5-8 in a real browser: one interaction each, checked on the drawn figures
-(heatmaps and bar charts, on canvases)."""
+"""Step pages 6 and 7 in a real browser: one interaction each, checked on the drawn figures
+(heatmaps and bar charts, on canvases). Softmax's temperature and Multi-head's heads slider:
+tests/e2e/test_phone_controls.py."""
 
 import pytest
 from playwright.sync_api import expect
@@ -8,7 +9,6 @@ from attn_ui.widgets import ROW_PX
 from tests.support.browser import (
     heatmap,
     open_page,
-    press_slider,
     shot,
     wait_canvas_chart,
     wait_heatmap,
@@ -16,19 +16,6 @@ from tests.support.browser import (
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def test_softmax_lower_temperature_sharpens_the_row(page, app_url):
-    """Lowering the temperature makes the chosen row's largest weight larger."""
-    open_page(page, app_url, "Softmax")
-    before = wait_canvas_chart(page, "Weights of row 1")["series"][0]["values"]
-    press_slider(page, "temperature", "ArrowLeft")  # 1.0 -> 0.9
-    wait_heatmap(page, "A = softmax by row, τ = 0.9")
-    after = wait_canvas_chart(
-        page, "Weights of row 1", "Math.max(...c.series[0].values) > arg", max(before)
-    )["series"][0]["values"]
-    assert max(after) > max(before) and sum(after) == pytest.approx(1.0)
-    shot(page, "steps_b_softmax_temperature")
 
 
 def test_weighted_sum_diamonds_are_the_picked_row_of_z(page, app_url):
@@ -72,15 +59,3 @@ def test_masking_a_ticked_cell_lets_the_query_look(page, app_url):
     n = len(after)
     assert all(after[i][j] == 0 for i in range(1, n) for j in range(i + 1, n))
     shot(page, "steps_b_masking_custom")
-
-
-def test_multihead_slider_adds_a_head(page, app_url):
-    """Moving the heads slider from 2 to 3 draws a third head's weights and widens the concat."""
-    open_page(page, app_url, "Multi-head")
-    wait_heatmap(page, "head 1: A_1")
-    assert heatmap(page, "head 2: A_2") is None
-    press_slider(page, "heads", "ArrowRight")
-    wait_heatmap(page, "head 2: A_2")
-    concat = wait_heatmap(page, "concat(Z_0 … Z_2)")["z"]
-    assert len(concat[0]) == 3 * 4  # 3 heads x d_v = 4
-    shot(page, "steps_b_multihead_three")
