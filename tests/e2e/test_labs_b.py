@@ -4,7 +4,6 @@ The other labs' controls are tested below the page (tests/app/test_lab_*.py); in
 cross-attention's second sentence in tests/e2e/test_phone_controls.py and the local window in
 tests/e2e/test_heatmaps_browser.py."""
 
-
 import pytest
 from playwright.sync_api import expect
 
