@@ -1,4 +1,5 @@
-"""The by-hand pages in a real browser: stepping through the example, downloading a worksheet."""
+"""The by-hand pages in a real browser: stepping through the example, downloading a worksheet.
+(The by-hand page at 390 px: the survey, tests/e2e/test_accessibility.py.)"""
 
 import io
 from pathlib import Path
@@ -18,8 +19,9 @@ from tests.support.browser import (
 pytestmark = pytest.mark.e2e
 
 
-def test_next_step_shows_the_q_grid(page, app_url):
-    """Pressing Next step adds step 1, whose grid holds the first row of Q = W_Q X."""
+def test_next_step_shows_the_q_grid_and_show_all_reaches_the_weights_flag(page, app_url):
+    """Pressing Next step adds step 1, whose grid holds the first row of Q = W_Q X; Show all
+    then draws every step, the weights with fractions, and the flag on query t3."""
     open_page(page, app_url, "By_hand")
     q_grid = page.locator(".st-key-hand_grid_q table")
     expect(q_grid).to_have_count(0)
@@ -31,11 +33,7 @@ def test_next_step_shows_the_q_grid(page, app_url):
     first_row = q_grid.locator("tbody tr").first.locator("td")
     expect(first_row).to_have_text([str(v) for v in q[0]])
     shot(page, "by_hand_step_1")
-
-
-def test_show_all_reaches_the_weights_flag(page, app_url):
-    """Show all draws every step, the weights with fractions, and the flag on query t3."""
-    open_page(page, app_url, "By_hand")
+    expect(page.locator(".st-key-hand_grid_z table")).to_have_count(0)
     page.get_by_role("button", name="Show all").click()
     wait_idle(page)
     expect(page.locator(".st-key-hand_grid_z table")).to_be_visible()
@@ -54,12 +52,3 @@ def test_template_pdf_downloads(page, app_url):
     assert data.startswith(b"%PDF")
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
     assert "Attention by hand" in text and "seed 7 | easy" in text
-
-
-def test_by_hand_at_phone_width(tab, app_url):
-    """At 390 px the example still steps forward without an error."""
-    pg = tab(390, 844)
-    open_page(pg, app_url, "By_hand")
-    pg.get_by_role("button", name="Next step").first.click()
-    wait_idle(pg)
-    expect(pg.locator(".st-key-hand_grid_q table")).to_be_visible()

@@ -1,5 +1,7 @@
 """The decoder pages in a real browser: Generate streams its tokens as they are written; the
-KV cache page draws its charts; both at phone width."""
+KV cache page draws its charts. At 390 px both are read by the survey
+(tests/e2e/test_accessibility.py: no error, every canvas's text and the page within the
+screen), as the causal decoder and grouped query are."""
 
 import re
 
@@ -55,19 +57,3 @@ def test_kv_cache_page_draws_its_charts(page, app_url):
     expect(page.get_by_text("The cache after your 22 tokens and the model's one")).to_be_visible()
     expect(page.get_by_text("both ways choose the same next token")).to_be_visible()
     shot(page, "decoder_kv_cache")
-
-
-@pytest.mark.parametrize("path", ["Generate", "KV_cache"])
-def test_decoder_pages_at_phone_width(tab, app_url, path):
-    """At 390 px each page draws without an error and its figures fit the screen."""
-    pg = tab(390, 844, touch=True)
-    open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
-    if path == "Generate":
-        expect(pg.get_by_text(re.compile(r"\d+ token\(s\) written"))).to_be_visible(timeout=120_000)
-        wait_idle(pg, 120_000)
-        figs = heatmaps(pg)
-        assert figs and all(0 < f["width"] <= 390 for f in figs)
-    else:
-        wait_canvas_chart(pg, "Memory of the KV cache", "c.x.values.length > 0")
-    expect(pg.locator("[data-testid='stException']")).to_have_count(0)
-    shot(pg, f"decoder_{path}_390")
