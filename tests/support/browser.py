@@ -36,10 +36,10 @@ TEST_ARGS = [*CHROMIUM_ARGS, "--js-flags=--max-opt=1"]
 
 
 # How often a wait asks the page again. Playwright's default asks on every animation frame,
-# which makes the page draw a frame every 16 ms for as long as the wait lasts: 0.07 to
-# 0.09 s of Chromium's CPU per second of waiting, against 0.03 s asked every 16 ms and 0.01 s
-# every 100 ms; the language walk used 3 to 4% less CPU (docs/architecture.md "Where the
-# time goes").
+# which makes the page draw a frame every 16 ms for as long as the wait lasts: 0.066 s of
+# Chromium's CPU per second of waiting, against 0.016 s asked every 20 ms (medians of three
+# rounds of bench/wait_polling.py); the language walk used 3 to 4% less CPU
+# (docs/architecture.md "Where the time goes").
 POLL_MS = 20
 
 
