@@ -240,8 +240,8 @@ def names_its_address(title: str, name: str) -> bool:
 # Every heatmap on the page (attn_ui/figures/canvas_grid.js keeps what it drew on each
 # figure's box), or those whose title starts with `t`: title, labels, shape, the matrix (-inf
 # for masked cells), its drawn size, how many distinct colours a sample of its pixels has, and
-# whether it is a small one of a grid. Only the titled ones are read: a wait polls this on
-# every frame, and reading every canvas's pixels each time slowed the page it waited on.
+# whether it is a small one of a grid. Only the titled ones are read: a wait polls this every
+# POLL_MS, and reading every canvas's pixels each time slowed the page it waited on.
 HEATMAPS = """(t) => [...document.querySelectorAll('.cg-figure')]
     .filter(box => t == null || box.figure.title.startsWith(t)).map(box => {
     const f = box.figure, c = box.querySelector('canvas'), [n, m] = f.shape;
