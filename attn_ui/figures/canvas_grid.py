@@ -13,6 +13,7 @@ explorer's 72 heads). A section's items may mix heatmaps and charts.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,7 +25,46 @@ from attn_ui.figures import chart, heatmap, js_bundle
 # canvas_grid.js and the modules it imports (canvas_chart.js, js/*.js), joined into the one
 # script a component takes (js_bundle.py says how, and why not files)
 _JS = js_bundle.bundle(Path(__file__).with_name("canvas_grid.js"))
-_component = st.components.v2.component("attention_lab_canvas_grid", js=_JS, isolate_styles=False)
+# The component's script where the script is served: it imports the file named in the
+# element's data (once per page and file) and hands the element to it; if the file cannot be
+# had, the figure says so in its place.
+LOADER = """const loaded = {};
+export default function (element) {
+  const { src, words } = element.data;
+  let cleanup = null, gone = false;
+  loaded[src] = loaded[src] || import(new URL(src, window.location.origin).href);
+  loaded[src].then(
+    (m) => { if (!gone) cleanup = m.default(element); },
+    (err) => {
+      if (gone) return;
+      const note = document.createElement("p");
+      note.setAttribute("role", "alert");
+      note.textContent = (words && words.noScript) || "This figure could not load.";
+      element.parentElement.replaceChildren(note);
+      console.error(err);
+    },
+  );
+  return () => { gone = true; if (typeof cleanup === "function") cleanup(); };
+}
+"""
+
+
+def _static_folder() -> Path | None:
+    """The folder a running server serves at app/static/ (.streamlit/config.toml turns that
+    on): `static` beside the app's main script, whose path Streamlit puts in sys.argv[0].
+    None outside a server (AppTest, a script) or with static serving off."""
+    if not (st.runtime.exists() and st.get_option("server.enableStaticServing")):
+        return None
+    return Path(sys.argv[0]).resolve().parent / "static"
+
+
+# The script goes to the static folder once, and each figure element carries LOADER
+# (js_bundle.publish says why); where it cannot, the elements carry the script itself.
+_FOLDER = _static_folder()
+_FILE = js_bundle.publish(_JS, _FOLDER, "figures") if _FOLDER else None
+_component = st.components.v2.component(
+    "attention_lab_canvas_grid", js=LOADER if _FILE else _JS, isolate_styles=False
+)
 
 # What the script says in the hover box, the live region and to screen readers, sent in the
 # page's language with the figures ({fields} filled in by js/words.js `say`, which has the
@@ -40,6 +80,7 @@ WORDS = {
     "key": N_("key {index}: {token}"),
     "weight": N_("weight: {value}"),
     "download": N_("Download this figure as a PNG image"),
+    "noScript": N_("This figure could not load. Reload the page to try again."),
 }
 
 
@@ -95,7 +136,16 @@ def show(sections: list[dict], *, key: str) -> None:
     says (`WORDS`) in the page's language."""
     sent = [sec | {"items": [_spoken(it) for it in sec["items"]]} for sec in sections]
     words = {name: _(message) for name, message in WORDS.items()}
-    _component(data={"sections": sent, "words": words}, key=key)
+    data = {"sections": sent, "words": words}
+    if _FILE:
+        data["src"] = script_url()
+    _component(data=data, key=key)
+
+
+def script_url() -> str:
+    """Where the browser fetches the figures' script: its path under the server's base path."""
+    base = st.get_option("server.baseUrlPath").strip("/")
+    return "/".join(["", *([base] if base else []), "app", "static", _FILE])
 
 
 def figure(fig: dict, *, key: str) -> None:

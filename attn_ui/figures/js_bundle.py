@@ -28,7 +28,10 @@ module importing itself through others.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import tempfile
 from pathlib import Path
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "(\.\.?/[^"]+)";[^\S\n]*$', re.M)
@@ -118,3 +121,36 @@ def bundle(entry: Path) -> str:
                 f"{body}\nreturn {{ {names} }};\n}})();\n"
             )
     return "\n".join(parts)
+
+
+def file_name(script: str, stem: str) -> str:
+    """The name `publish` gives `script`: `stem`-<the first 16 hex digits of its SHA-256>.js."""
+    return f"{stem}-{hashlib.sha256(script.encode()).hexdigest()[:16]}.js"
+
+
+def publish(script: str, folder: Path, stem: str) -> str | None:
+    """`script` written once to `folder`/`stem`-<its hash>.js, older `stem`-*.js removed; the
+    file's name, or None where the folder cannot be written (a read-only install).
+
+    Why: Streamlit 1.67 sends an inline script with every rerun of every figure element
+    (``BidiComponent.js_content``: 75 kB each, 250 kB to 1 MB a page) and hashes it on the
+    server each time. A file in the app's ``static/`` folder (``server.enableStaticServing``)
+    is fetched once per page load instead. Its name carries its content's hash, so a browser
+    that cached an older script never runs it against a newer app."""
+    name = file_name(script, stem)
+    path = folder / name
+    try:
+        if not path.is_file() or path.read_text(encoding="utf-8") != script:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(
+                "w", encoding="utf-8", dir=folder, prefix=f".{stem}-", delete=False
+            ) as f:
+                f.write(script)
+            os.chmod(f.name, 0o644)
+            os.replace(f.name, path)  # whole or not at all, also with replicas starting at once
+        for old in folder.glob(f"{stem}-*.js"):
+            if old.name != name:
+                old.unlink(missing_ok=True)
+    except OSError:
+        return None
+    return name

@@ -93,3 +93,78 @@ def test_the_bundler_puts_imports_first_and_refuses_what_it_cannot_join(tmp_path
         write("main.js", text + "export default function () {}\n")
         with pytest.raises(ValueError, match=error):
             js_bundle.bundle(tmp_path / "main.js")
+
+
+def test_the_script_is_published_once_under_its_hash_and_replaces_the_last_one(tmp_path):
+    folder = tmp_path / "static"
+    name = js_bundle.publish("export default function () {}\n", folder, "figures")
+    assert re.fullmatch(r"figures-[0-9a-f]{16}\.js", name)
+    assert (folder / name).read_text(encoding="utf-8") == "export default function () {}\n"
+    (folder / "other.js").write_text("// not ours", encoding="utf-8")
+    again = js_bundle.publish("export default function () {}\n", folder, "figures")
+    assert again == name  # the same script: the same file, kept
+    newer = js_bundle.publish("export default function () { return 1; }\n", folder, "figures")
+    assert newer != name and sorted(p.name for p in folder.iterdir()) == sorted(["other.js", newer])
+    (folder / newer).write_text("cut short", encoding="utf-8")  # a file someone changed
+    assert js_bundle.publish("export default function () { return 1; }\n", folder, "figures")
+    assert "return 1" in (folder / newer).read_text(encoding="utf-8")  # written again, whole
+    blocked = tmp_path / "a file" / "static"  # cannot be made: the elements carry the script
+    (tmp_path / "a file").write_text("", encoding="utf-8")
+    assert js_bundle.publish("x", blocked, "figures") is None
+
+
+def test_the_script_url_is_under_the_servers_base_path(monkeypatch):
+    monkeypatch.setattr(canvas_grid, "_FILE", "figures-0123456789abcdef.js")
+    for base, want in [
+        ("", "/app/static/"),
+        ("class/", "/class/app/static/"),
+        ("/a/b", "/a/b/app/static/"),
+    ]:
+        monkeypatch.setattr(canvas_grid.st, "get_option", lambda name, b=base: b)
+        assert canvas_grid.script_url() == want + "figures-0123456789abcdef.js"
+
+
+# In Node: LOADER as the page runs it, once with a script that draws and once with one that
+# cannot be had; prints what each element ended up showing.
+NODE_LOADER = """
+import { readFileSync } from "node:fs";
+const [loader, good] = JSON.parse(readFileSync(0, "utf8"));
+globalThis.window = { location: { origin: "file://" } };
+globalThis.document = { createElement: (tag) => ({ tag, attrs: {},
+    setAttribute(k, v) { this.attrs[k] = v; } }) };
+console.error = () => {};
+const run = (await import("data:text/javascript," + encodeURIComponent(loader))).default;
+const element = (src) => ({ data: { src, words: { noScript: "no script" } },
+    parentElement: { shown: [], replaceChildren(...c) { this.shown = c; } } });
+const a = element(good), b = element("/nowhere/figures-missing.js");
+const stop = run(a); run(b);
+await new Promise((r) => setTimeout(r, 200));
+stop();
+console.log(JSON.stringify({ drawn: a.parentElement.shown, cleaned: globalThis.cleaned === 1,
+    missing: b.parentElement.shown }));
+"""
+
+
+def test_the_loader_hands_the_element_to_the_script_or_says_the_figure_could_not_load(tmp_path):
+    node = shutil.which("node")
+    assert node, "the JavaScript tests need Node.js: apt-get install nodejs"
+    good = tmp_path / "figures-good.js"
+    good.write_text(
+        "export default function (el) { el.parentElement.replaceChildren('drawn ' + el.data.src);"
+        " return () => { globalThis.cleaned = (globalThis.cleaned || 0) + 1; }; }\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", NODE_LOADER],
+        input=json.dumps([canvas_grid.LOADER, str(good)]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["drawn"] == [f"drawn {good}"] and seen["cleaned"]  # its cleanup runs too
+    (note,) = seen["missing"]
+    assert note["tag"] == "p" and note["attrs"] == {"role": "alert"}
+    assert note["textContent"] == "no script"

@@ -3,10 +3,13 @@ heatmap; the overview's own checks are in test_overview_canvas.py): hover on a c
 masked cell, text that looks like HTML and a repeated word, the local band and its window,
 PNG downloads, a phone's width."""
 
+import urllib.request
+
 import pytest
 from playwright.sync_api import expect
 
 from attn_ui.compute import lesson_run
+from attn_ui.figures import canvas_grid, js_bundle
 from attn_ui.figures.heatmap import BAND
 from attn_ui.settings import LessonSettings
 from tests.support.browser import (
@@ -21,6 +24,8 @@ from tests.support.browser import (
 )
 
 pytestmark = pytest.mark.e2e
+
+JS_TYPES = ("text/javascript", "application/javascript")  # what a module may be served as
 
 
 def test_hover_names_the_cell_and_a_masked_cell_says_so(page, app_url):
@@ -37,6 +42,17 @@ def test_hover_names_the_cell_and_a_masked_cell_says_so(page, app_url):
     expect(tip).to_contain_text("key 1: cat")
     expect(tip).to_contain_text(f"value: {t.masked[3, 1]:.2f}")
     expect(hover_cell(page, "S/√d_k + M", 0, 4)).to_contain_text("value: -∞ (masked)")
+    # the figures' script came once for the page, as a file of the app's static folder
+    # (attn_ui/figures/js_bundle.py `publish`), not inside each figure element
+    fetched = page.evaluate(
+        "() => performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => n.includes('/app/static/'))"
+    )
+    name = js_bundle.file_name(canvas_grid._JS, "figures")
+    assert [url.rsplit("/", 1)[-1] for url in fetched] == [name]
+    with urllib.request.urlopen(f"{app_url}/app/static/{name}") as served:
+        assert served.headers["Content-Type"].split(";")[0] in JS_TYPES
+        assert served.read().decode("utf-8") == canvas_grid._JS
 
 
 def test_text_that_looks_like_html_stays_text_and_a_repeated_word_gets_its_own_rows(page, app_url):
