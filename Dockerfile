@@ -29,6 +29,9 @@ COPY --chown=lab:lab pages ./pages
 COPY --chown=lab:lab lessons ./lessons
 # SmolLM2's GGUF converted once into the float32 cache the app memory-maps (538 MB).
 RUN python -m attn_core.pretrained.smollm_files
+# The server writes the figures' script here once and serves it at app/static/
+# (attn_ui/figures/js_bundle.py `publish`); /app itself stays root's.
+RUN install -d -o lab -g lab static
 USER lab
 
 EXPOSE 8501

