@@ -32,6 +32,23 @@ console.log(JSON.stringify(out));
 """
 
 
+def _node(program: str, payload: list) -> dict:
+    """Run `program` (an ES module) in Node with `payload` as JSON on its stdin; what it
+    printed, as JSON."""
+    node = shutil.which("node")
+    assert node, "the JavaScript tests need Node.js: apt-get install nodejs"
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", program],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 def test_the_script_holds_every_module_once_and_one_export():
     js = canvas_grid._JS
     assert js == js_bundle.bundle(ENTRY)
@@ -47,19 +64,7 @@ def test_the_script_runs_as_one_module_and_every_file_exports_what_the_script_us
     """Node parses and runs the script (a name declared twice in one scope, or an import left
     in, would fail), and reads each file as the module it is: the exports it finds are the
     ones the bundler gave the file's scope."""
-    node = shutil.which("node")
-    assert node, "the JavaScript tests need Node.js: apt-get install nodejs"
-    files = [str(p) for p in SCRIPTS]
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", NODE_CHECK],
-        input=json.dumps([canvas_grid._JS, *files]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
+    seen = _node(NODE_CHECK, [canvas_grid._JS, *(str(p) for p in SCRIPTS)])
     assert seen["script"] == ["default"] and seen["defaultType"] == "function"
     for path in SCRIPTS:
         want = sorted(js_bundle.exported(path.read_text(encoding="utf-8")))
@@ -146,24 +151,13 @@ console.log(JSON.stringify({ drawn: a.parentElement.shown, cleaned: globalThis.c
 
 
 def test_the_loader_hands_the_element_to_the_script_or_says_the_figure_could_not_load(tmp_path):
-    node = shutil.which("node")
-    assert node, "the JavaScript tests need Node.js: apt-get install nodejs"
     good = tmp_path / "figures-good.js"
     good.write_text(
         "export default function (el) { el.parentElement.replaceChildren('drawn ' + el.data.src);"
         " return () => { globalThis.cleaned = (globalThis.cleaned || 0) + 1; }; }\n",
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [node, "--input-type=module", "-e", NODE_LOADER],
-        input=json.dumps([canvas_grid.LOADER, str(good)]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
+    seen = _node(NODE_LOADER, [canvas_grid.LOADER, str(good)])
     assert seen["drawn"] == [f"drawn {good}"] and seen["cleaned"]  # its cleanup runs too
     (note,) = seen["missing"]
     assert note["tag"] == "p" and note["attrs"] == {"role": "alert"}
