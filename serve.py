@@ -18,6 +18,8 @@ written once for every learner's first visit: ``/_stcore/health`` answers only o
 in memory, so a load balancer's health check or a Kubernetes readiness
 probe sends no learner to a replica that would make them wait for a model (about 1.5 s
 here, longer on a cold disk). ``make run`` leaves it off: a developer's server starts at once.
+
+The pages/ folder's menu is also built once per process (`pages_once`), not on every rerun.
 """
 
 from __future__ import annotations
@@ -31,10 +33,13 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import copy  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
 import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
 
+from streamlit.runtime.scriptrunner import script_runner  # noqa: E402
 from streamlit.web import cli  # noqa: E402
 from streamlit.web.server.starlette import starlette_server  # noqa: E402
 
@@ -89,10 +94,68 @@ def patch_streamlit() -> bool:
     return True
 
 
+STREAMLIT_MPA_V1 = script_runner._mpa_v1  # Streamlit's own (tests compare the pages)
+# (main script, pages/ folder's mtime) -> its pages, as Streamlit makes them
+_PAGES: dict[tuple[str, int], tuple] = {}
+
+
+def folder_pages(main_script_path: str) -> tuple:
+    """The pages of an app with a pages/ folder, as Streamlit 1.67's `_mpa_v1` makes them on
+    every rerun: the main script (the default page), then pages/*.py in Streamlit's order.
+    Made once, and again only when the folder changes (a page added, removed or renamed
+    changes its mtime)."""
+    from streamlit.navigation.page import _create_page
+    from streamlit.source_util import page_sort_key
+
+    main = Path(main_script_path)
+    folder = main.parent / "pages"
+    key = (main_script_path, folder.stat().st_mtime_ns)
+    made = _PAGES.get(key)
+    if made is None:  # two sessions' first runs may both make them: the same pages
+        main, folder = main.resolve(), main.resolve().parent / "pages"
+        files = sorted(
+            (
+                p
+                for p in folder.glob("*.py")
+                if not p.name.startswith(".") and p.name != "__init__.py"
+            ),
+            key=page_sort_key,
+        )
+        made = (_create_page(main, default=True), *(_create_page(f) for f in files))
+        _PAGES.clear()  # an older folder's
+        _PAGES[key] = made
+    return made
+
+
+def mpa_v1_once(main_script_path: str) -> None:
+    """Streamlit's `_mpa_v1` (run the page a pages/-folder app was asked for) with the pages
+    made once (`folder_pages`). Streamlit made all 35 on every rerun, each with a
+    ``Path.resolve`` and an ``is_file``: 9% of a server's samples under 50 learners
+    (bench/profile_server.py). Each run gets its own copies: ``st.navigation`` marks the
+    page it may run on the page object, and sessions run at once."""
+    from streamlit import config
+    from streamlit.commands.navigation import _navigation
+
+    pages = [copy.copy(p) for p in folder_pages(main_script_path)]
+    hidden = config.get_option("client.showSidebarNavigation") is False
+    _navigation(pages, position="hidden" if hidden else "sidebar", expanded=False).run()
+
+
+def pages_once() -> bool:
+    """Install `mpa_v1_once` in Streamlit's script runner. False (and a warning) if this
+    Streamlit has no ``_mpa_v1``: the app still runs, making its pages on every rerun."""
+    if getattr(script_runner, "_mpa_v1", None) is None:
+        warnings.warn("serve.py: Streamlit has no _mpa_v1; pages made on every rerun", stacklevel=2)
+        return False
+    script_runner._mpa_v1 = mpa_v1_once
+    return True
+
+
 def main(argv: list[str]) -> int:
     script = argv[0] if argv and not argv[0].startswith("-") else None
     options = argv[1:] if script else argv
     patch_streamlit()
+    pages_once()
     sys.argv = ["streamlit", "run", script or "app.py", *options]
     return cli.main()
 

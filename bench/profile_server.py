@@ -3,10 +3,12 @@ learners (the websocket learners of bench/bench_load.py: half on /Overview, half
 /Multi-head, a sentence or a slider every 2 to 4 s).
 
 py-spy samples the server from outside (it does not slow the process it reads) for the
-whole active phase; every busy thread's stack is one sample. Printed: the samples, the
-app's own functions with the largest share of them counted once per stack (inclusive: a
-function and everything it called), and the lines that were running (self). The event
-loop's wait for the network (`EpollSelector.select`) is sampled as busy: it is not CPU.
+whole active phase, from once the learners' pages are open (their first runs import and
+load models: a start, not an interaction); every busy thread's stack is one sample.
+Printed: the samples, the app's own functions with the largest share of them counted once
+per stack (inclusive: a function and everything it called), and the lines that were
+running (self). The event loop's wait for the network (`EpollSelector.select`) is sampled
+as busy: it is not CPU.
 
 Run: `.venv/bin/python bench/profile_server.py` (50 learners for 40 s; `--n 10 --seconds 20`
 for a quick look; `--app bench/bare_app.py` profiles the yardstick instead). The raw
@@ -72,14 +74,21 @@ def summary(stacks: list[tuple[list[str], int]], top: int = 10) -> str:
     return "\n".join(out)
 
 
-async def learners(base: str, n: int, seconds: float) -> Stats:
+async def learners(base: str, n: int, seconds: float, start) -> tuple[Stats, float, float]:
+    """The learners' sessions opened (their first page runs, not profiled), then `start()`
+    (the profiler), then `seconds` of interactions as bench/bench_load.py makes them (one
+    learner alone clicks every 0.2 to 0.5 s, as there). Returns the stats and the active
+    phase's wall time and server CPU seconds, from `start()`'s (wall, cpu) to the end."""
     stats = Stats()
     sessions = await open_sessions(base, n, stats)
+    t0, cpu0 = start()
     until = time.monotonic() + seconds
-    tasks = [learner(s, 1000 * n + i, until, stats) for i, s in enumerate(sessions)]
+    think = (0.2, 0.5) if n == 1 else (2.0, 4.0)
+    tasks = [learner(s, 1000 * n + i, until, stats, think) for i, s in enumerate(sessions)]
     await asyncio.wait_for(asyncio.gather(*tasks), seconds + 300)
+    t1 = time.monotonic()
     await asyncio.gather(*(s.close() for s in sessions))
-    return stats
+    return stats, t1 - t0, cpu0
 
 
 def main(n: int, seconds: float, app: str, rate: int) -> None:
@@ -93,29 +102,33 @@ def main(n: int, seconds: float, app: str, rate: int) -> None:
             f"{load_1min():.2f}",
             flush=True,
         )
-        spy = subprocess.Popen(
-            [
-                str(SPY),
-                "record",
-                "--pid",
-                str(proc.pid),
-                "--duration",
-                str(int(seconds)),
-                "--rate",
-                str(rate),
-                "--format",
-                "raw",
-                "--nonblocking",
-                "--output",
-                str(raw),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
-        stats = asyncio.run(learners(base, n, seconds))
-        wall = time.monotonic() - t0
+        spy = None
+
+        def start() -> tuple[float, float]:
+            nonlocal spy
+            spy = subprocess.Popen(
+                [
+                    str(SPY),
+                    "record",
+                    "--pid",
+                    str(proc.pid),
+                    "--duration",
+                    str(int(seconds)),
+                    "--rate",
+                    str(rate),
+                    "--format",
+                    "raw",
+                    "--nonblocking",
+                    "--output",
+                    str(raw),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            return time.monotonic(), cpu_seconds(proc.pid)
+
+        stats, wall, cpu0 = asyncio.run(learners(base, n, seconds, start))
         cpu = cpu_seconds(proc.pid) - cpu0
         _, err = spy.communicate(timeout=120)
         if spy.returncode:

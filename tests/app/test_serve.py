@@ -11,6 +11,9 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from streamlit.commands import navigation as st_navigation
+from streamlit.runtime.scriptrunner import script_runner
+from streamlit.testing.v1 import AppTest
 from streamlit.web.server.starlette import starlette_server
 
 import serve
@@ -67,6 +70,7 @@ def test_serve_turns_nagle_off_on_every_connection(streamlit_bind):
 
 
 def test_serve_runs_streamlit_on_the_given_script(monkeypatch, streamlit_bind):
+    monkeypatch.setattr(script_runner, "_mpa_v1", script_runner._mpa_v1)  # main() patches it
     seen = {}
     monkeypatch.setattr(serve.cli, "main", lambda: seen.setdefault("argv", list(serve.sys.argv)))
     monkeypatch.setattr(serve.sys, "argv", ["serve.py"])
@@ -123,3 +127,65 @@ def test_with_attn_warm_models_the_models_load_before_the_server_listens(
     finally:
         smollm.clear()  # the fakes must not stay in the caches
         minilm.clear()
+
+
+def _pages_made(tmp_path, monkeypatch, calls) -> list[list]:
+    """What each of `calls` (a function of the main script's path) gave st.navigation, for
+    an app in `tmp_path` whose pages/ folder gets a third page after the third call."""
+    given = []
+
+    class Chosen:
+        def run(self) -> None:  # the page asked for would run here
+            given[-1].append("run")
+
+    def navigation(pages, *, position, expanded):
+        given.append([pages, position, expanded])
+        return Chosen()
+
+    monkeypatch.setattr(st_navigation, "_navigation", navigation)
+    main = tmp_path / "app.py"
+    main.write_text("")
+    (tmp_path / "pages").mkdir()
+    for name in ("01_One.py", "02_Two.py", "__init__.py", ".hidden.py"):
+        (tmp_path / "pages" / name).write_text("")
+
+    def script(main: str, calls) -> None:
+        from pathlib import Path
+
+        for i, call in enumerate(calls):
+            if i == 3:
+                (Path(main).parent / "pages" / "03_Three.py").write_text("")
+            call(main)
+
+    at = AppTest.from_function(script, args=(str(main), calls))
+    at.run()
+    assert not at.exception, at.exception
+    return given
+
+
+def test_the_pages_made_once_are_the_ones_streamlit_makes_on_every_rerun(tmp_path, monkeypatch):
+    """serve.py's `_mpa_v1` gives st.navigation the pages Streamlit's own gives it (the same
+    files, titles, addresses, default page, order and menu position), made once while the
+    pages/ folder stays as it is, and made again when a page is added; each run gets its own
+    copies (st.navigation marks the page it may run on the object, and sessions run at
+    once), and the page chosen runs."""
+    calls = [serve.STREAMLIT_MPA_V1, serve.mpa_v1_once, serve.mpa_v1_once]
+    given = _pages_made(tmp_path, monkeypatch, [*calls, serve.STREAMLIT_MPA_V1, serve.mpa_v1_once])
+
+    def seen(pages) -> list:
+        return [(str(p._page), p.title, p.url_path, p._script_hash, p._default) for p in pages]
+
+    theirs, once, again, theirs_3, once_3 = given
+    assert [len(g[0]) for g in given] == [3, 3, 3, 4, 4]  # app.py and pages/0N_*.py
+    assert seen(theirs[0])[0][-1] is True and seen(theirs[0])[1][1:3] == ("One", "One")
+    for mine, streamlits in ((once, theirs), (again, theirs), (once_3, theirs_3)):
+        assert seen(mine[0]) == seen(streamlits[0])
+        assert mine[1:] == streamlits[1:] == ["hidden", False, "run"]
+    assert all(a is not b for a, b in zip(once[0], again[0], strict=True))  # copies per run
+    assert [p.__dict__ for p in once[0]] == [p.__dict__ for p in again[0]]  # of the same pages
+
+
+def test_serve_makes_the_pages_once_in_streamlits_script_runner(monkeypatch):
+    monkeypatch.setattr(script_runner, "_mpa_v1", script_runner._mpa_v1)  # restored after
+    assert serve.pages_once()
+    assert script_runner._mpa_v1 is serve.mpa_v1_once
