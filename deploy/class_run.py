@@ -129,7 +129,8 @@ class Classroom:
         env = {
             **os.environ,
             "STREAMLIT_SERVER_COOKIE_SECRET": self.cookie_secret,
-            "ATTN_WARM_MODELS": "1",  # health answers once the models are loaded (serve.py)
+            # health answers once the models are loaded (serve.py); "0" starts them cold
+            "ATTN_WARM_MODELS": os.environ.get("ATTN_WARM_MODELS", "1"),
         }
         if self.database_url:
             env["DATABASE_URL"] = self.database_url

@@ -321,7 +321,9 @@ def _start(log_dir: Path) -> subprocess.Popen:
     os.chmod(data, 0o755)
     cmd = [sys.executable, "deploy/class_run.py", "--replicas", "1", "--port", str(free_port())]
     cmd += ["--bind", "127.0.0.1", "--log-dir", str(log_dir)]
-    env = {**os.environ, "ATTN_DATA_DIR": data}
+    # cold replicas: stopping is the point here, and each warm start loads both models and
+    # writes Generate's default text (a few seconds of CPU)
+    env = {**os.environ, "ATTN_DATA_DIR": data, "ATTN_WARM_MODELS": "0"}
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
 
 
