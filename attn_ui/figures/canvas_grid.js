@@ -331,7 +331,7 @@ function section(root, sec, narrow) {
     if (it.chart === "links") { boxes.push(linksBox(grid, it, root.font, words)); return; } // canvas_links.js
     if (it.chart) { boxes.push(chartBox(grid, it, root.font, words)); return; } // canvas_chart.js
     const box = figureBox(grid, HEATMAP, "cg-figure");
-    box.figure = { ...it, values: decode(it.z), font: root.font, words };
+    box.figure = { ...it, values: decode(it.z, it.shape[0] * it.shape[1]), font: root.font, words };
     if (it.frame) Object.assign(box.style, { outline: `3px solid ${it.frame}`, outlineOffset: "1px" });
     if (!it.small) {
       box.append(pngLink(() => box.querySelector("canvas"), () => fileName(it.title), words));

@@ -93,7 +93,8 @@ const LINKS = {
 export function linksBox(root, c, font, words) {
   // `words`: the page's (js/words.js)
   const box = figureBox(root, LINKS, "cg-chart");
-  box.chart = { ...c, font, words, weights: decode(c.weights) }; // base64 in, numbers out
+  const weights = decode(c.weights, c.tokens.length ** 2); // base64 in, numbers out
+  box.chart = { ...c, font, words, weights };
   box.append(pngLink(() => box.querySelector("canvas"), () => fileName(c.title), words));
   return box;
 }

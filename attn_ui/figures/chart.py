@@ -283,8 +283,8 @@ def links(
 ) -> dict:
     """(T, T) weights as lines from each query (left) to each key (right), as strong as the
     weight; weights under `floor` get none; only `query`'s lines when it is given."""
-    w = np.asarray(weights, dtype=float)
-    if w.shape != (len(tokens), len(tokens)) or not np.isfinite(w).all():
+    w = np.asarray(weights)
+    if w.shape != (len(tokens), len(tokens)) or not np.isfinite(w.astype(float)).all():
         raise ValueError("the lines need a square matrix of weights, one row per token")
     return {
         "chart": "links",

@@ -67,13 +67,20 @@ SCALES = {
 
 
 def encode(m: np.ndarray) -> str:
-    """Float64 values (row-major, -inf kept for masked cells) as base64 for the browser."""
-    return base64.b64encode(np.ascontiguousarray(m, dtype="<f8").data).decode("ascii")
+    """Values (row-major, -inf kept for masked cells) as base64 of little-endian floats for
+    the browser: float32 when `m` is float32 (a pretrained model's matrices: every value as
+    it is, in half the bytes), float64 otherwise. A reader knows which from the length: 4 or
+    8 bytes per value (`decode`, js/numbers.js `decode`)."""
+    m = np.asarray(m)
+    dtype = "<f4" if m.dtype == np.float32 else "<f8"
+    return base64.b64encode(np.ascontiguousarray(m, dtype=dtype).data).decode("ascii")
 
 
 def decode(text: str, shape: Sequence[int]) -> np.ndarray:
-    """The inverse of `encode`, for tests that read what the browser was sent."""
-    return np.frombuffer(base64.b64decode(text), dtype="<f8").reshape(shape)
+    """The inverse of `encode`, as float64, for tests that read what the browser was sent."""
+    raw = base64.b64decode(text)
+    dtype = "<f4" if len(raw) == 4 * int(np.prod(shape)) else "<f8"
+    return np.frombuffer(raw, dtype=dtype).astype(np.float64).reshape(shape)
 
 
 def colour_range(m: np.ndarray, kind: str, limit: float | None = None) -> tuple[float, float]:
@@ -140,7 +147,8 @@ def figure(
     limit : signed values only: the colour scale runs from -limit to limit.
     band : outline the cells |i - j| <= band (a local-attention window).
     """
-    m = np.asarray(m, dtype=float)
+    given = np.asarray(m)  # sent as it is: float32 stays float32 (`encode`)
+    m = np.asarray(given, dtype=float)
     n_r, n_c = m.shape
     rows, cols = [str(r) for r in rows], [str(c) for c in cols]
     lo, hi = colour_range(m, kind, limit)
@@ -151,7 +159,7 @@ def figure(
         "cols": cols,
         "rowTitle": _("query") if row_title is None else row_title,
         "colTitle": _("key") if col_title is None else col_title,
-        "z": encode(m),
+        "z": encode(given),
         "zmin": lo,
         "zmax": hi,
         "scale": SCALES[kind],

@@ -124,6 +124,10 @@ def test_links_send_the_weights_and_refuse_a_matrix_of_another_shape():
     c = chart.links(w, ["<b>", "cat"], 1, title="Lines", floor=0.01)
     assert c["tokens"] == ["<b>", "cat"] and c["query"] == 1
     np.testing.assert_array_equal(decode(c["weights"], (2, 2)), w)
+    w32 = np.array([[0.1, 0.9], [0.3, 0.7]], dtype=np.float32)  # a pretrained head's
+    c32 = chart.links(w32, ["a", "b"], None, title="L", floor=0.01)
+    assert len(c32["weights"]) < len(c["weights"])  # 4 bytes a weight
+    np.testing.assert_array_equal(decode(c32["weights"], (2, 2)), w32.astype(np.float64))
     with pytest.raises(ValueError, match="square matrix"):
         chart.links(w[:1], ["a", "b"], None, title="L", floor=0.01)
 

@@ -6,6 +6,8 @@ the page tests compare with the engine). The drawing itself is checked in a brow
 (tests/e2e/test_heatmaps_browser.py).
 """
 
+import base64
+
 import numpy as np
 import pytest
 from plotly.colors import get_colorscale
@@ -110,6 +112,18 @@ def test_masked_cells_travel_as_minus_infinity():
     m = np.array([[1.0, -np.inf], [-0.001, 0.5]])
     f = figure(m, ["q0", "q1"], ["k0", "k1"], title="S")
     np.testing.assert_array_equal(heatmap.decode(f["z"], f["shape"]), m)  # bit for bit
+
+
+def test_a_float32_matrix_travels_in_half_the_bytes_with_every_value_as_it_is():
+    """A pretrained model's matrices are float32: sent as 4 bytes a value, they read back
+    as exactly the values computed; a float64 matrix keeps its 8 bytes and every bit."""
+    m32 = np.array([[0.1, -np.inf, 3.0], [-2.25, 1e-7, 0.5]], dtype=np.float32)
+    f32 = figure(m32, ["q0", "q1"], ["k0", "k1", "k2"], title="X")
+    m64 = m32.astype(np.float64) + 1e-12  # below float32's precision: only float64 keeps it
+    f64 = figure(m64, ["q0", "q1"], ["k0", "k1", "k2"], title="X")
+    assert len(base64.b64decode(f32["z"])) == 4 * 6 and len(base64.b64decode(f64["z"])) == 8 * 6
+    np.testing.assert_array_equal(heatmap.decode(f32["z"], f32["shape"]), m32.astype(np.float64))
+    np.testing.assert_array_equal(heatmap.decode(f64["z"], f64["shape"]), m64)
 
 
 def test_numbers_on_cells_only_when_the_grid_is_small_enough():

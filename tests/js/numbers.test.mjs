@@ -11,6 +11,15 @@ test("decode reads heatmap.py's base64 float64 (little-endian), -inf included", 
   assert.equal(decode("mpmZmZmZuT8=")[0], 0.1); // every bit: encode(np.array([0.1]))
 });
 
+test("decode reads a float32 matrix (4 bytes a value, given the count) as its exact values", () => {
+  // heatmap.encode(np.array([[1.5, -np.inf], [0.1, -2.25]], dtype=np.float32))
+  const v = decode("AADAPwAAgP/NzMw9AAAQwA==", 4);
+  assert.ok(v instanceof Float32Array);
+  assert.deepEqual(Array.from(v), [1.5, -Infinity, 0.10000000149011612, -2.25]);
+  // the same 16 bytes as two float64 values: a count of 2 is 8 bytes a value
+  assert.ok(decode("AADAPwAAgP/NzMw9AAAQwA==", 2) instanceof Float64Array);
+});
+
 test("fixed never writes a negative zero", () => {
   assert.equal(fixed(-0.001, 2), "0.00");
   assert.equal(fixed(-0.4, 0), "0");

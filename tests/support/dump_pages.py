@@ -18,7 +18,6 @@ while any change a learner could see does.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import sys
 from pathlib import Path
@@ -27,6 +26,9 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a script: the app's packages
+
+from attn_ui.figures.heatmap import decode  # noqa: E402
 
 # Metrics that read the clock or the server's latest generation (the KV cache page's
 # "Writing together"): what they show is not the page's computation; left out of the dump.
@@ -77,10 +79,9 @@ def chart_lines(item: dict) -> list[str]:
     a head's lines: the query they start from, the floor and the weights."""
     out = [f"{item['chart']} {item['title']}"]
     if item["chart"] == "links":
-        raw = base64.b64decode(item["weights"])
         n = len(item["tokens"])
         out.append(f"  query: {item['query']}, floor: {fmt(item['floor'])}")
-        weights = np.frombuffer(raw, dtype="<f8").reshape(n, n)
+        weights = decode(item["weights"], (n, n))
         return out + ["  " + line for line in heatmap_lines(weights)]
     if item["x"].get("values"):
         out.append("  x: " + row_text(item["x"]["values"]))
@@ -97,14 +98,13 @@ def chart_lines(item: dict) -> list[str]:
 
 
 def canvas_lines(payload: str) -> list[str]:
-    """The canvas component's figures (attn_ui/figures/canvas_grid.py): float64 matrices,
-    base64, and charts (`chart_lines`)."""
+    """The canvas component's figures (attn_ui/figures/canvas_grid.py): matrices as base64
+    floats (`heatmap.decode`), and charts (`chart_lines`)."""
     out: list[str] = []
     for sec in json.loads(payload).get("sections", []):
         for item in sec.get("items", []):
             if "z" in item:
-                raw = base64.b64decode(item["z"])
-                out += heatmap_lines(np.frombuffer(raw, dtype="<f8").reshape(item["shape"]))
+                out += heatmap_lines(decode(item["z"], item["shape"]))
             elif "chart" in item:
                 out += chart_lines(item)
     return out

@@ -1,10 +1,11 @@
 // Numbers: as they arrive from Python, and as text on a cell, a bar, an axis or a hover box.
 
-export function decode(b64) {
-  // base64 of little-endian float64 (heatmap.py `encode`); -inf stays -inf
+export function decode(b64, count) {
+  // base64 of little-endian floats (heatmap.py `encode`): `count` values of 4 bytes (a
+  // float32 matrix, a pretrained model's) or 8 (float64; also without a count); -inf stays
   const text = atob(b64), bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return new Float64Array(bytes.buffer);
+  return bytes.length === 4 * count ? new Float32Array(bytes.buffer) : new Float64Array(bytes.buffer);
 }
 
 export function fixed(v, decimals) {
