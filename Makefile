@@ -28,7 +28,10 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-model.txt | $(BIN)/
 model-cache: $(STAMP)
 	$(BIN)/python -m attn_core.pretrained.smollm_files
 
+# static/: the server writes the figures' script there (attn_ui/figures/js_bundle.py); made
+# here so that Streamlit, which serves it, does not warn at start that it is missing
 install: $(STAMP) model-cache fonts
+	@mkdir -p static
 
 # Worksheets in Chinese embed Debian's DejaVu Sans and Droid Sans Fallback (its Chinese
 # characters), and the browser tests draw Chinese with them; install them when root, else say
