@@ -112,7 +112,8 @@ def folder_pages(main_script_path: str) -> tuple:
     key = (main_script_path, folder.stat().st_mtime_ns)
     made = _PAGES.get(key)
     if made is None:  # two sessions' first runs may both make them: the same pages
-        main, folder = main.resolve(), main.resolve().parent / "pages"
+        main = main.resolve()
+        folder = main.parent / "pages"
         files = sorted(
             (
                 p

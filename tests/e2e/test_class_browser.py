@@ -17,11 +17,14 @@ from tests.e2e.test_path_browser import answer, check
 from tests.support.browser import axe_findings, open_page, shot, wait_idle
 from tests.support.checks import STEPS, questions
 
-# A check reruns the whole page, then stores the answers: on a loaded 2-core machine (a
-# fresh clone's `make test`) the note came later than expect's 5 s once.
-SAVED_MS = 30_000
-
 pytestmark = pytest.mark.e2e
+
+
+def saved(pg) -> None:
+    """The page says the answers are stored for the class. A check reruns the whole page,
+    then stores them: on a loaded 2-core machine (a fresh clone's `make test`) the note once
+    came later than expect's default 5 s."""
+    expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible(timeout=30_000)
 
 
 def take(pg, app_url, form: str, wrong: int) -> None:
@@ -33,7 +36,7 @@ def take(pg, app_url, form: str, wrong: int) -> None:
         groups.nth(n).locator("[data-testid=stRadioOption]").nth(pick).click()
     pg.get_by_role("button", name="Submit my answers").click()
     wait_idle(pg)
-    expect(pg.get_by_text("Your answers are saved for your class.")).to_be_visible(timeout=SAVED_MS)
+    saved(pg)
 
 
 def learner(browser, app_url, code: str, nickname: str, answers: dict, inventory_wrong=()):
@@ -52,8 +55,7 @@ def learner(browser, app_url, code: str, nickname: str, answers: dict, inventory
         for q in questions("scaling", weights="random"):
             answer(pg, "scaling", q, answers.get(q.key, q.answer))
         check(pg)
-        saved = pg.get_by_text("Your answers are saved for your class.")
-        expect(saved).to_be_visible(timeout=SAVED_MS)
+        saved(pg)
         for form, wrong in zip(("pre", "post"), inventory_wrong, strict=False):
             take(pg, app_url, form, wrong)
     finally:
