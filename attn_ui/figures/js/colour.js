@@ -42,13 +42,15 @@ export function numberColour(c) {
 
 export function colour(scale, t) {
   // scale: [[position 0..1, [r, g, b]], ...]; t in [0, 1]
+  // (indexed, not destructured: a heatmap asks once per cell)
   t = Math.min(1, Math.max(0, t));
   for (let k = 1; k < scale.length; k++) {
-    const [p1, c1] = scale[k];
+    const p1 = scale[k][0], c1 = scale[k][1];
     if (t <= p1) {
-      const [p0, c0] = scale[k - 1];
+      const p0 = scale[k - 1][0], c0 = scale[k - 1][1];
       const u = p1 > p0 ? (t - p0) / (p1 - p0) : 0;
-      return c0.map((v, i) => Math.round(v + u * (c1[i] - v)));
+      return [Math.round(c0[0] + u * (c1[0] - c0[0])), Math.round(c0[1] + u * (c1[1] - c0[1])),
+              Math.round(c0[2] + u * (c1[2] - c0[2]))];
     }
   }
   return scale[scale.length - 1][1];
