@@ -48,14 +48,26 @@ def app_url():
 
 # The order files are handed out in (`--dist loadfile`: a worker takes the next file when it
 # is free): the longest first, then the other browser and fault files (6 to 45 s each under
-# the suite), then the rest (most under 5 s, the longest about 25 s), which share out the end.
-# With the browser files last, one worker started a 26 s file when the other had 1 s left.
+# the suite), then the other files of 5 s or more, then the rest (most under 2 s), which
+# share out the end. With the browser files last, one worker started a 26 s file when the
+# other had 1 s left; with the worksheets' 16 s file among the rest, one worker ran it alone
+# for the run's last 18 s (2026-11-28).
 LONGEST = (
     "tests/e2e/test_accessibility.py",
     "tests/e2e/test_languages.py",
     "tests/faults/test_failover.py",
 )
 LONG = ("tests/e2e/", "tests/faults/")
+# the files of 5 s or more outside them (summed test times of one run, -n 2, 2026-11-28)
+LONGER = (
+    "tests/app/test_bad_sentences.py",  # 37 s
+    "tests/test_worksheets.py",  # 16 s
+    "tests/app/test_generate.py",  # 14 s
+    "tests/core/pretrained/test_smollm.py",  # 14 s
+    "tests/app/test_decoder_worker.py",  # 9 s
+    "tests/core/pretrained/test_batching.py",  # 6 s
+    "tests/store/test_store_concurrency.py",  # 5 s
+)
 MAX_WORKERS = 4  # each worker starts its own app server and browser: about 1.5 GB
 
 
@@ -66,10 +78,13 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_collection_modifyitems(config, items):
     """`--dist loadfile` hands each file to one worker (its module fixtures are computed
-    once) in this order: the longest files first, then the long ones, then the rest."""
+    once) in this order: the longest files first, then the long ones, the longer of the
+    others, then the rest."""
 
     def rank(item) -> int:
         path = item.nodeid.split("::")[0]
-        return 0 if path in LONGEST else 1 if path.startswith(LONG) else 2
+        if path in LONGEST:
+            return 0
+        return 1 if path.startswith(LONG) else 2 if path in LONGER else 3
 
     items.sort(key=rank)  # stable: within a rank, files keep the collection's order
