@@ -1,8 +1,9 @@
 // A heatmap's cells written straight into the canvas's pixels: the fast path of
-// canvas_grid.js's drawCells, for cells with no numbers and no white line between them
-// (the explorer's 72 small heads, a long sentence's cells). The plain path sets a
-// fillStyle and fills a rectangle per cell: for 72 heads of 128 tokens, 1.2 million of
-// each, seconds on a phone. Here each cell's colour is computed once and its pixels set.
+// canvas_grid.js's drawCells, for cells with no numbers and no white line between them,
+// each a device pixel or more (the explorer's 72 small heads, X's 384 features). The plain
+// path sets a fillStyle and fills a rectangle per cell. Here each cell's colour is
+// computed once and its pixels set. Cells under a device pixel (a head of 128 tokens in a
+// 39 px square) blend into their neighbours on the plain path, and keep it.
 //
 // The same pixels as the plain path: its cells are snapped to whole device pixels, so a
 // cell's rectangle covers exactly the pixels [xs[j], xs[j+1]) x [ys[i], ys[i+1]), and its
