@@ -5,6 +5,7 @@ read afterwards."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.support.browser import CHROMIUM, ROOT, TEST_ARGS
+from tests.support.browser import CHROMIUM, ROOT, TEST_ARGS, as_new_person
 
 FAILURES = ROOT / "artifacts" / "failures"
 BROWSERS = []  # the session's browser, for the failure report
@@ -67,6 +68,31 @@ def _tabs(browser):
         ctx.close()
 
 
+def _lend(tabs, width: int = 1400, height: int = 1000, touch: bool = False):
+    """The worker's tab of that kind (`_tabs`), wiped (`as_new_person`) and sized."""
+    browser, contexts = tabs
+    size = {"width": width, "height": height}
+    if touch not in contexts:
+        contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
+    ctx = contexts[touch]
+    try:
+        pg = as_new_person(ctx.pages[0] if ctx.pages else ctx.new_page())
+    except PlaywrightError:  # the last test left its tab crashed or stuck: a new browser
+        ctx.close()
+        ctx = contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
+        pg = ctx.new_page()
+    pg.set_viewport_size(size)
+    return pg
+
+
+@pytest.fixture(scope="session")
+def worker_tab(_tabs):
+    """`worker_tab(width=1400, height=1000, touch=False)`: the tab `tab` lends, for a module's
+    fixture that walks the pages before its tests read what it saw (the accessibility survey,
+    the language walk); the module's tests come after it, one at a time."""
+    return functools.partial(_lend, _tabs)
+
+
 @pytest.fixture
 def tab(_tabs):
     """`tab(width=1400, height=1000, touch=False)`: a tab of that size with no cookies, no
@@ -76,26 +102,19 @@ def tab(_tabs):
     The tab is the worker's, wiped and lent to one test at a time: a new context starts a
     renderer process that compiles Streamlit's scripts again, about 2 s of a core per test
     (the browser files' CPU time halved when their tests shared a tab). A second tab of the
-    same kind in one test gets a context of its own."""
+    same kind in one test gets a context of its own; a second person in the same tab, one
+    after the other, is `as_new_person(pg)`."""
     browser, contexts = _tabs
     lent, own = [], []
 
     def borrow(width: int = 1400, height: int = 1000, touch: bool = False):
-        size = {"width": width, "height": height}
         if touch in [t for t, *_ in lent]:  # already lent in this test: one of its own
+            size = {"width": width, "height": height}
             ctx = browser.new_context(viewport=size, has_touch=touch)
             own.append(ctx)
-        else:
-            if touch not in contexts:
-                contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
-            ctx = contexts[touch]
-        try:
-            pg = _wiped(ctx)
-        except PlaywrightError:  # the last test left its tab crashed or stuck: a new browser
-            ctx.close()
-            ctx = contexts[touch] = browser.new_context(viewport=size, has_touch=touch)
             pg = ctx.new_page()
-        pg.set_viewport_size(size)
+        else:
+            pg = _lend(_tabs, width, height, touch)
         said = ERRORS.setdefault(pg, [])
         said.clear()
         heard = {
@@ -119,16 +138,6 @@ def tab(_tabs):
                 other.close()
     for ctx in own:
         ctx.close()
-
-
-def _wiped(ctx):
-    """`ctx`'s tab with no cookies, no storage and no session."""
-    pg = ctx.pages[0] if ctx.pages else ctx.new_page()
-    ctx.clear_cookies()
-    if pg.url.startswith("http"):  # the last test's site: its storage goes with it
-        pg.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    pg.goto("about:blank")  # the last test's session ends here
-    return pg
 
 
 @pytest.fixture

@@ -86,7 +86,7 @@ DRAWN = """() => ({
 
 
 @pytest.fixture(scope="module")
-def survey(browser, app_url):
+def survey(worker_tab, app_url):
     """Every page opened at 1400 px, then the same page narrowed to 390 px: axe-core's
     serious and critical violations and what the figures drew, by (width, path).
 
@@ -95,22 +95,18 @@ def survey(browser, app_url):
     and kept so by test_a_narrowed_page_reads_as_a_phones_first_visit) at a tenth of the
     time."""
     out = {}
-    ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
-    pg = ctx.new_page()
-    try:
-        for path in PATHS:
-            # the last page goes before the window widens: it is not laid out and drawn
-            # again at 1400 px only to be left
-            pg.goto("about:blank")
-            pg.set_viewport_size({"width": WIDTHS[0], "height": 1000})
-            open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
-            out[WIDTHS[0], path] = _survey_page(pg, figure=path not in FORMS)
-            if path in WEIGHTS:
-                out[WIDTHS[0], path]["weights"] = wait_heatmap(pg, WEIGHTS[path])["z"]
-            _narrow(pg, WIDTHS[1])
-            out[WIDTHS[1], path] = _survey_page(pg, figure=path not in FORMS)
-    finally:
-        ctx.close()
+    pg = worker_tab(WIDTHS[0], 1000)
+    for path in PATHS:
+        # the last page goes before the window widens: it is not laid out and drawn again
+        # at 1400 px only to be left
+        pg.goto("about:blank")
+        pg.set_viewport_size({"width": WIDTHS[0], "height": 1000})
+        open_page(pg, app_url, path, timeout_ms=FIRST_RUN)
+        out[WIDTHS[0], path] = _survey_page(pg, figure=path not in FORMS)
+        if path in WEIGHTS:
+            out[WIDTHS[0], path]["weights"] = wait_heatmap(pg, WEIGHTS[path])["z"]
+        _narrow(pg, WIDTHS[1])
+        out[WIDTHS[1], path] = _survey_page(pg, figure=path not in FORMS)
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
     report = {f"{w} {p or 'home'}": s for (w, p), s in out.items()}
     (LOGS / "accessibility.json").write_text(json.dumps(report, indent=1, default=str))

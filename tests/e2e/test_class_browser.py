@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from attn_lessons import inventory
 from attn_ui.teacher import misconception_words
 from tests.e2e.test_path_browser import answer, check
-from tests.support.browser import axe_findings, open_page, shot, wait_idle
+from tests.support.browser import as_new_person, axe_findings, open_page, shot, wait_idle
 from tests.support.checks import STEPS, questions
 
 pytestmark = pytest.mark.e2e
@@ -39,30 +39,28 @@ def take(pg, app_url, form: str, wrong: int) -> None:
     saved(pg)
 
 
-def learner(browser, app_url, code: str, nickname: str, answers: dict, inventory_wrong=()):
-    """A learner in a browser of their own (a phone): joins, checks the Scaling page with
-    `answers` (else the right ones), and takes the inventory's forms, the first
-    `inventory_wrong` = (before, after) questions of each wrong."""
-    pg = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    try:
-        open_page(pg, app_url, f"Join?code={code}")
-        expect(pg.get_by_label("Class code", exact=True)).to_have_value(code)
-        pg.get_by_label("Nickname", exact=True).fill(nickname)
-        pg.get_by_role("button", name="Join the class").click()
-        wait_idle(pg)
-        expect(pg.get_by_text(f"as {nickname}.")).to_be_visible()
-        open_page(pg, app_url, STEPS["scaling"].url.strip("/") + "?weights=random")
-        for q in questions("scaling", weights="random"):
-            answer(pg, "scaling", q, answers.get(q.key, q.answer))
-        check(pg)
-        saved(pg)
-        for form, wrong in zip(("pre", "post"), inventory_wrong, strict=False):
-            take(pg, app_url, form, wrong)
-    finally:
-        pg.context.close()
+def learner(pg, app_url, code: str, nickname: str, answers: dict, inventory_wrong=()):
+    """A learner in a browser of their own (`pg`, a phone's tab, made a new person's):
+    joins, checks the Scaling page with `answers` (else the right ones), and takes the
+    inventory's forms, the first `inventory_wrong` = (before, after) questions of each
+    wrong."""
+    as_new_person(pg)
+    open_page(pg, app_url, f"Join?code={code}")
+    expect(pg.get_by_label("Class code", exact=True)).to_have_value(code)
+    pg.get_by_label("Nickname", exact=True).fill(nickname)
+    pg.get_by_role("button", name="Join the class").click()
+    wait_idle(pg)
+    expect(pg.get_by_text(f"as {nickname}.")).to_be_visible()
+    open_page(pg, app_url, STEPS["scaling"].url.strip("/") + "?weights=random")
+    for q in questions("scaling", weights="random"):
+        answer(pg, "scaling", q, answers.get(q.key, q.answer))
+    check(pg)
+    saved(pg)
+    for form, wrong in zip(("pre", "post"), inventory_wrong, strict=False):
+        take(pg, app_url, form, wrong)
 
 
-def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
+def test_a_teacher_sees_what_two_learners_answered(page, tab, app_url):
     open_page(page, app_url, "Teach")
     page.get_by_label("Class name", exact=True).fill("Period 3")
     page.get_by_role("button", name="Create the class").click()
@@ -76,8 +74,9 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     qs = questions("scaling", weights="random")
     q = next(q for q in qs if q.wrong)
     name, value = q.wrong[0]
-    learner(browser, app_url, code, "Ada", {}, inventory_wrong=(5, 1))  # 10/15, then 14/15
-    learner(browser, app_url, code, "Bo", {q.key: value})
+    phone = tab(390, 844, touch=True)  # the learners' browser: another tab than the teacher's
+    learner(phone, app_url, code, "Ada", {}, inventory_wrong=(5, 1))  # 10/15, then 14/15
+    learner(phone, app_url, code, "Bo", {q.key: value})
 
     joined = page.locator("[data-testid=stMetric]").filter(has_text="Learners joined")
     expect(joined).to_contain_text("2", timeout=25_000)  # the dashboard refreshed on its own
@@ -109,11 +108,9 @@ def test_a_teacher_sees_what_two_learners_answered(browser, page, app_url):
     assert [r["misconception"] for r in checks if r["right"] == "False"] == [name]
     assert sum(r["right"] == "True" for r in rows if r["page"] == "inventory:post") == 14
 
-    other = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    try:  # the teacher link in a new browser opens the same class
-        other.goto(link)
-        wait_idle(other)
-        answers = other.locator("[data-testid=stMetric]").filter(has_text="Answers")
-        expect(answers).to_contain_text(str(2 * len(qs) + 2 * 15))
-    finally:
-        other.context.close()
+    other = as_new_person(phone)  # the teacher link in a new browser opens the same class
+    other.set_viewport_size({"width": 1920, "height": 1080})
+    other.goto(link)
+    wait_idle(other)
+    answers = other.locator("[data-testid=stMetric]").filter(has_text="Answers")
+    expect(answers).to_contain_text(str(2 * len(qs) + 2 * 15))

@@ -110,7 +110,7 @@ def _kept(lang: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def tour(browser, app_url):
+def tour(worker_tab, app_url):
     """Every page in each language at 1400 and 390 px: what it showed, and axe's serious and
     critical findings, by (lang, width, path).
 
@@ -120,34 +120,30 @@ def tour(browser, app_url):
     ended at, then resized to the other: one resize a page."""
     out = {}
     for lang in LANGS:
-        ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
-        pg = ctx.new_page()
-        try:
-            width = WIDTHS[0]
-            for before, path in zip([None, *PATHS], PATHS, strict=False):
-                if before is not None and _follows(before, path):
-                    _follow_link(pg, path, lang)
-                else:
-                    pg.goto(f"{app_url}/{path}?lang={lang}")
-                until(
-                    pg,  # this page's title, not the last one's
-                    "t => document.querySelector('h1')?.innerText === t",
-                    arg=_title(path, lang),
-                    timeout=60_000,
-                )
-                wait_idle(pg, FIRST_RUN)
-                out[lang, width, path] = _read(pg, figure=path not in FORMS)
-                width = WIDTHS[1] if width == WIDTHS[0] else WIDTHS[0]
-                pg.set_viewport_size({"width": width, "height": 1000})
-                until(
-                    pg,
-                    "() => [...document.querySelectorAll('.cg-root')]"
-                    ".every(r => r.dataset.width === String(r.clientWidth))",
-                )
-                wait_plots_drawn(pg)
-                out[lang, width, path] = _read(pg, figure=False)
-        finally:
-            ctx.close()
+        pg = worker_tab(WIDTHS[0], 1000)  # a new person for each language
+        width = WIDTHS[0]
+        for before, path in zip([None, *PATHS], PATHS, strict=False):
+            if before is not None and _follows(before, path):
+                _follow_link(pg, path, lang)
+            else:
+                pg.goto(f"{app_url}/{path}?lang={lang}")
+            until(
+                pg,  # this page's title, not the last one's
+                "t => document.querySelector('h1')?.innerText === t",
+                arg=_title(path, lang),
+                timeout=60_000,
+            )
+            wait_idle(pg, FIRST_RUN)
+            out[lang, width, path] = _read(pg, figure=path not in FORMS)
+            width = WIDTHS[1] if width == WIDTHS[0] else WIDTHS[0]
+            pg.set_viewport_size({"width": width, "height": 1000})
+            until(
+                pg,
+                "() => [...document.querySelectorAll('.cg-root')]"
+                ".every(r => r.dataset.width === String(r.clientWidth))",
+            )
+            wait_plots_drawn(pg)
+            out[lang, width, path] = _read(pg, figure=False)
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
     report = {
         f"{lang} {w} {p or 'home'}": {k: v for k, v in s.items() if k != "text"}
