@@ -87,18 +87,25 @@ def test_repeated_word_gets_a_row_and_d_k_changes_q(page, app_url):
     shot(page, "overview_repeated_word")
 
 
+def test_text_that_looks_like_html_stays_text(page, app_url):
+    open_page(page, app_url, "Overview?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E")
+    until(page, f"() => {CANVASES}.length > 0")
+    assert page.locator(".cg-root b, .cg-root script").count() == 0
+    rows = figures(page)[0]["rows"]
+    assert "<" in rows and "b" in rows  # WordPiece splits the tags; each piece drawn as text
+
+
 @pytest.fixture(scope="module")
-def causal(browser, app_url):
+def causal(worker_tab, app_url):
     """One overview, opened by a link with a repeated word and the causal mask, for the
-    tests below that only hover and download (they leave the page as it was)."""
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
+    tests below that only hover and download (they leave the page as it was). It is the
+    worker's desktop tab: no test that borrows it (`page`) comes between them."""
+    pg = worker_tab(1400, 1000)
     open_page(
         pg, app_url, f"Overview?sentence={SENTENCE.replace(' ', '%20')}&mask=causal&weights=random"
     )
     wait_rows(pg, SENTENCE.split())
-    yield pg
-    ctx.close()
+    return pg
 
 
 def test_hover_names_position_token_and_value(causal):
@@ -113,14 +120,6 @@ def test_hover_names_position_token_and_value(causal):
     box = canvas.bounding_box()
     causal.mouse.move(box["x"] + 2, box["y"] + 2)  # off the cells: the hover goes
     expect(tip).to_be_hidden()
-
-
-def test_text_that_looks_like_html_stays_text(page, app_url):
-    open_page(page, app_url, "Overview?sentence=%3Cb%3Ex%3C%2Fb%3E%20%3Cscript%3E")
-    until(page, f"() => {CANVASES}.length > 0")
-    assert page.locator(".cg-root b, .cg-root script").count() == 0
-    rows = figures(page)[0]["rows"]
-    assert "<" in rows and "b" in rows  # WordPiece splits the tags; each piece drawn as text
 
 
 def test_masked_cells_say_so_on_hover(causal):
