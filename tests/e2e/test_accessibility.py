@@ -25,11 +25,10 @@ from tests.support.browser import (
     axe_findings,
     names_its_address,
     open_page,
-    until,
+    resize,
     url_path,
     wait_figure_shown,
     wait_heatmap,
-    wait_plots_drawn,
 )
 
 # The survey opens some 60 pages (every page at two widths) in its first test's time.
@@ -105,24 +104,12 @@ def survey(worker_tab, app_url):
         out[WIDTHS[0], path] = _survey_page(pg, figure=path not in FORMS)
         if path in WEIGHTS:
             out[WIDTHS[0], path]["weights"] = wait_heatmap(pg, WEIGHTS[path])["z"]
-        _narrow(pg, WIDTHS[1])
+        resize(pg, WIDTHS[1])
         out[WIDTHS[1], path] = _survey_page(pg, figure=path not in FORMS)
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
     report = {f"{w} {p or 'home'}": s for (w, p), s in out.items()}
     (LOGS / "accessibility.json").write_text(json.dumps(report, indent=1, default=str))
     return out
-
-
-def _narrow(pg, width: int) -> None:
-    """Narrow the window to `width` and wait until every heatmap has redrawn for its new width
-    (attn_ui/figures/canvas_grid.js writes the width it drew for on its root)."""
-    pg.set_viewport_size({"width": width, "height": 1000})
-    until(
-        pg,
-        "() => [...document.querySelectorAll('.cg-root')]"
-        ".every(r => r.dataset.width === String(r.clientWidth))",
-    )
-    wait_plots_drawn(pg)
 
 
 def _survey_page(pg, figure: bool = True) -> dict:

@@ -27,11 +27,11 @@ from attn_ui.settings import lesson_defaults
 from tests.support.browser import (
     ROOT,
     axe_findings,
+    resize,
     until,
     url_path,
     wait_figure_shown,
     wait_idle,
-    wait_plots_drawn,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
@@ -136,13 +136,7 @@ def tour(worker_tab, app_url):
             wait_idle(pg, FIRST_RUN)
             out[lang, width, path] = _read(pg, figure=path not in FORMS)
             width = WIDTHS[1] if width == WIDTHS[0] else WIDTHS[0]
-            pg.set_viewport_size({"width": width, "height": 1000})
-            until(
-                pg,
-                "() => [...document.querySelectorAll('.cg-root')]"
-                ".every(r => r.dataset.width === String(r.clientWidth))",
-            )
-            wait_plots_drawn(pg)
+            resize(pg, width)
             out[lang, width, path] = _read(pg, figure=False)
     LOGS.mkdir(parents=True, exist_ok=True)  # for a person to read
     report = {

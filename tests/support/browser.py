@@ -126,6 +126,19 @@ def wait_plots_drawn(pg: Page, timeout_ms: int = 30_000) -> None:
     pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def resize(pg: Page, width: int, height: int = 1000) -> None:
+    """Make the window `width` x `height` and wait until every heatmap has redrawn for its new
+    width (attn_ui/figures/canvas_grid.js writes the width it drew for on its root) and every
+    chart is drawn."""
+    pg.set_viewport_size({"width": width, "height": height})
+    until(
+        pg,
+        "() => [...document.querySelectorAll('.cg-root')]"
+        ".every(r => r.dataset.width === String(r.clientWidth))",
+    )
+    wait_plots_drawn(pg)
+
+
 def wait_idle(pg: Page, timeout_ms: int = 30_000) -> None:
     """Wait until the script run has finished (Streamlit shows a 'running' widget meanwhile)."""
     pg.wait_for_selector("[data-testid='stApp']", timeout=timeout_ms)
