@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attn_lessons import inventory
+from attn_ui.path import membership
 from attn_ui.teacher import misconception_words
 from tests.e2e.test_path_browser import answer, check
 from tests.support.browser import as_new_person, axe_findings, open_page, shot, until, wait_idle
@@ -54,7 +55,7 @@ def learner(pg, app_url, code: str, nickname: str, answers: dict, inventory_wron
     # the page shows the class before its hidden box has written the class's cookie, and the
     # step page below is a new visit that reads it: wait for it, as a learner's browser has
     # long done by the time they open another page (once it was not there yet, in CI)
-    until(pg, "() => /(^|; )attn_class=[^;]/.test(document.cookie)")
+    until(pg, f"() => /(^|; ){membership.COOKIE}=[^;]/.test(document.cookie)")
     open_page(pg, app_url, STEPS["scaling"].url.strip("/") + "?weights=random")
     for q in questions("scaling", weights="random"):
         answer(pg, "scaling", q, answers.get(q.key, q.answer))
