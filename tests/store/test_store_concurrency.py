@@ -60,6 +60,8 @@ def test_two_replicas_store_every_answer_exactly_once(db_url):
         p.stdin.write(json.dumps({"url": db_url, "tokens": half}))
         p.stdin.close()
     outs = [p.stdout.read() for p in procs]
+    for p in procs:
+        p.stdout.close()  # read to the end: closed, not left to the garbage collector
     assert [p.wait(timeout=240) for p in procs] == [0, 0]
     assert [json.loads(o) for o in outs] == [[], []]  # no learner failed
     s = store.summary(new.code, new.teacher_key)
